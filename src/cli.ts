@@ -1,0 +1,74 @@
+// The command line: `sfd-sidecar [serve|sign|emulator] [--x-y value ...]`, over injected I/O.
+import { ConfigError } from './config/config-error.js';
+import { mergeSettingSources } from './config/setting-sources.js';
+import { SETTING_LIST, flagFor } from './config/settings.js';
+import type { CommandResult } from './cli/cli-io.js';
+import { EMULATOR_OPTIONS, emulatorCommand } from './cli/emulator-command.js';
+import { parseCommandLine, type OptionSpec } from './cli/parse-command-line.js';
+import { serveCommand, type ServeDeps } from './cli/serve-command.js';
+import { SIGN_OPTIONS, signCommand } from './cli/sign-command.js';
+
+const COMMANDS = ['serve', 'sign', 'emulator'] as const;
+type CommandName = (typeof COMMANDS)[number];
+
+const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
+  serve: {},
+  sign: SIGN_OPTIONS,
+  emulator: EMULATOR_OPTIONS,
+};
+
+export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<CommandResult> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    deps.stdout(usage());
+    return { exitCode: 0 };
+  }
+  const named = (COMMANDS as readonly string[]).includes(first ?? '');
+  if (first !== undefined && !first.startsWith('-') && !named) {
+    deps.stderr(`Unknown command ${JSON.stringify(first)}.\n\n${usage()}`);
+    return { exitCode: 2 };
+  }
+  const command: CommandName = named ? (first as CommandName) : 'serve';
+  const args = named ? rest : argv;
+  try {
+    const line = parseCommandLine(args, { ...OWN_OPTIONS[command], help: { type: 'boolean', short: 'h' } });
+    if (line.options.help) {
+      deps.stdout(usage());
+      return { exitCode: 0 };
+    }
+    const values = mergeSettingSources({ flags: line.settings, env: deps.env, readFileIfExists: deps.readFileIfExists });
+    switch (command) {
+      case 'serve':
+        return { service: await serveCommand(values, deps) };
+      case 'sign':
+        return { exitCode: signCommand(values, line.options, deps) };
+      case 'emulator':
+        return { service: await emulatorCommand(values, line.options, deps) };
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      deps.stderr(`sfd-sidecar ${command}: ${error.message}\n`);
+      return { exitCode: 2 };
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      deps.stderr(`sfd-sidecar ${command}: cannot listen: ${(error as Error).message}\n`);
+      return { exitCode: 1 };
+    }
+    throw error;
+  }
+}
+
+export function usage(): string {
+  const settings = SETTING_LIST.map((s) => `  ${flagFor(s.env).padEnd(28)} ${s.env.padEnd(28)} ${s.description}${s.defaultText ? ` (default ${s.defaultText})` : ''}`);
+  return [
+    'Usage: sfd-sidecar [serve] [settings]       run the signing sidecar (the demo when nothing is configured)',
+    '       sfd-sidecar sign --url URL [--method M] [--header "X-SFD-Name: v"]... [--body TEXT | --body-file PATH]',
+    '                        [--date yyyyMMddTHHmmssZ] [--nonce DIGITS] [--json] [settings]',
+    '       sfd-sidecar emulator [--listen HOST:PORT] [settings]',
+    '',
+    'Settings (flag, environment variable, meaning); flags win over the environment, which wins over the dotenv file:',
+    ...settings,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,21 @@
+// What a command may touch, injected by main.ts: arguments, environment, output, files, time.
+
+export interface CliIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Reads a file as UTF-8; throws when it cannot. */
+  readonly readFile: (path: string) => string;
+  /** Reads a file as bytes; throws when it cannot. */
+  readonly readFileBytes: (path: string) => Buffer;
+  /** Reads a file as UTF-8, or null when it does not exist. */
+  readonly readFileIfExists: (path: string) => string | null;
+  readonly now: () => number;
+}
+
+/** A long-running command (serve, emulator): main.ts stops it on SIGTERM/SIGINT. */
+export interface RunningService {
+  stop(): Promise<void>;
+}
+
+export type CommandResult = { readonly exitCode: number } | { readonly service: RunningService };

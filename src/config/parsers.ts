@@ -1,0 +1,79 @@
+// Parsers for setting values: each returns a value or the sentence "what is allowed" for the error list.
+
+export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly allowed: string };
+
+export const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
+export const fail = <T>(allowed: string): Parsed<T> => ({ ok: false, allowed });
+
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
+}
+
+/** `host:port` or `[ipv6]:port`, port 0-65535 (0 picks a free port). */
+export function parseListen(raw: string): Parsed<ListenAddress> {
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(raw.trim());
+  const port = match ? Number(match[3]) : Number.NaN;
+  const host = match ? (match[1] ?? match[2]) : undefined;
+  if (!host || !(port >= 0 && port <= 65535)) return fail('HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080');
+  return ok(Object.freeze({ host, port }));
+}
+
+export function parseInteger(min: number, max: number): (raw: string) => Parsed<number> {
+  return (raw) => {
+    const text = raw.trim();
+    const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+    return value >= min && value <= max ? ok(value) : fail(`a whole number from ${min} to ${max}`);
+  };
+}
+
+export function parseOneOf<T extends string>(values: readonly T[]): (raw: string) => Parsed<T> {
+  return (raw) => {
+    const text = raw.trim();
+    return (values as readonly string[]).includes(text) ? ok(text as T) : fail(`one of ${values.join(', ')}`);
+  };
+}
+
+/** The upstream: where requests go and whose host is signed. */
+export interface UpstreamTarget {
+  readonly protocol: 'http:' | 'https:';
+  readonly hostname: string;
+  /** Explicit or default port. */
+  readonly port: number;
+  /** The signed and sent Host: `:port` only when not the scheme's default (spec, Request structure). */
+  readonly host: string;
+  /** Path prefix without a trailing slash, '' when none. */
+  readonly pathPrefix: string;
+  readonly origin: string;
+}
+
+const URL_ALLOWED = 'an http:// or https:// base URL like https://host[:port][/prefix], without user, query or fragment';
+
+export function parseUpstreamUrl(raw: string): Parsed<UpstreamTarget> {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return fail(URL_ALLOWED);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return fail(URL_ALLOWED);
+  if (url.username || url.password || url.search || url.hash) return fail(URL_ALLOWED);
+  const protocol = url.protocol;
+  const defaultPort = protocol === 'https:' ? 443 : 80;
+  return ok(
+    Object.freeze({
+      protocol,
+      hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+      port: url.port ? Number(url.port) : defaultPort,
+      host: url.host,
+      pathPrefix: url.pathname.replace(/\/+$/, ''),
+      origin: url.origin,
+    }),
+  );
+}
+
+/** An access key id is sent as `HMAC-SHA256 <id>:<signature>`, so it cannot hold spaces or colons. */
+export function parseAccessKeyId(raw: string): Parsed<string> {
+  const text = raw.trim();
+  return /^[\x21-\x39\x3b-\x7e]{1,128}$/.test(text) ? ok(text) : fail('1 to 128 printable characters without spaces or colons');
+}

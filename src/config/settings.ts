@@ -1,0 +1,39 @@
+// Every setting as data: environment variable, default, meaning. The flag of SFD_X_Y is --x-y.
+// The README's configuration table is checked against this list by test/unit/readme-tables.test.ts.
+
+export interface SettingDefinition {
+  readonly env: `SFD_${string}`;
+  /** The default as documented; undefined when there is none. */
+  readonly defaultText?: string;
+  readonly description: string;
+  /** A secret value: never echoed in errors, logs or output. */
+  readonly secret?: boolean;
+}
+
+const define = <T extends Record<string, SettingDefinition>>(table: T): T => table;
+
+export const SETTINGS = define({
+  envFile: { env: 'SFD_ENV_FILE', defaultText: '.env', description: 'dotenv file read at start when present; real environment variables win over it' },
+  upstreamUrl: { env: 'SFD_UPSTREAM_URL', description: 'base URL of the gateway, https://host[:port][/prefix]; required except in the demo' },
+  listen: { env: 'SFD_LISTEN', defaultText: '127.0.0.1:8080', description: 'signing listener; keep it on loopback' },
+  adminListen: { env: 'SFD_ADMIN_LISTEN', defaultText: '0.0.0.0:9090', description: 'admin listener: /healthz, /readyz' },
+  accessKeyId: { env: 'SFD_ACCESS_KEY_ID', description: 'access key id' },
+  accessKeySecret: { env: 'SFD_ACCESS_KEY_SECRET', description: 'access key secret (prefer the _FILE form)', secret: true },
+  accessKeySecretFile: { env: 'SFD_ACCESS_KEY_SECRET_FILE', description: 'file holding the access key secret; one trailing newline is ignored' },
+  signatureVersion: { env: 'SFD_SIGNATURE_VERSION', defaultText: '2', description: 'signature scheme: 2 or 1' },
+  v2StringShape: { env: 'SFD_V2_STRING_SHAPE', defaultText: 'spec', description: 'scheme 2 string shape: spec, no-extra-lf, no-keyid, no-keyid-no-extra-lf' },
+  queryPlacement: { env: 'SFD_QUERY_PLACEMENT', defaultText: 'body', description: 'where a GET/HEAD query is signed: body or uri' },
+  maxBodyBytes: { env: 'SFD_MAX_BODY_BYTES', defaultText: '1048576', description: 'largest request body accepted (413 beyond)' },
+  upstreamTimeoutMs: { env: 'SFD_UPSTREAM_TIMEOUT_MS', defaultText: '30000', description: 'time allowed for the upstream response headers (504 beyond)' },
+  upstreamCaFile: { env: 'SFD_UPSTREAM_CA_FILE', description: 'PEM bundle trusted in addition to the system roots for an HTTPS upstream' },
+  shutdownTimeoutMs: { env: 'SFD_SHUTDOWN_TIMEOUT_MS', defaultText: '10000', description: 'on SIGTERM/SIGINT, time allowed for in-flight requests before exit' },
+  logLevel: { env: 'SFD_LOG_LEVEL', defaultText: 'info', description: 'trace, debug, info, warn, error, fatal or silent' },
+});
+
+export type SettingKey = keyof typeof SETTINGS;
+export const SETTING_LIST: readonly SettingDefinition[] = Object.values(SETTINGS);
+
+/** --x-y for SFD_X_Y. */
+export function flagFor(env: string): string {
+  return `--${env.replace(/^SFD_/, '').toLowerCase().replace(/_/g, '-')}`;
+}

@@ -1,0 +1,39 @@
+// The catalog of the sidecar's own errors: stable code, HTTP status and fixed public message.
+// Shape follows the upstream's error body (spec, Errors: {code, message}); codes live under `Sidecar.`.
+
+export interface SidecarErrorSpec {
+  readonly code: `Sidecar.${string}`;
+  readonly status: number;
+  readonly message: string;
+}
+
+export const SIDECAR_ERRORS = {
+  BadRequest: { code: 'Sidecar.BadRequest', status: 400, message: 'The request could not be understood by the sidecar.' },
+  ForbiddenTarget: {
+    code: 'Sidecar.ForbiddenTarget',
+    status: 403,
+    message: 'The request names a host other than the configured upstream; the sidecar signs only for its upstream.',
+  },
+  BodyTooLarge: { code: 'Sidecar.BodyTooLarge', status: 413, message: 'The request body exceeds the sidecar limit (SFD_MAX_BODY_BYTES).' },
+  Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },
+  UpstreamUnreachable: { code: 'Sidecar.UpstreamUnreachable', status: 502, message: 'The upstream could not be reached.' },
+  NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key yet.' },
+  UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
+} as const satisfies Record<string, SidecarErrorSpec>;
+
+export type SidecarErrorName = keyof typeof SIDECAR_ERRORS;
+
+/** An error that maps to one catalog entry; `cause` is for logs only, never for the caller. */
+export class SidecarError extends Error {
+  readonly spec: SidecarErrorSpec;
+  constructor(name: SidecarErrorName, options?: { cause?: unknown }) {
+    super(SIDECAR_ERRORS[name].message, options);
+    this.name = 'SidecarError';
+    this.spec = SIDECAR_ERRORS[name];
+  }
+}
+
+/** The JSON body of a sidecar error, the upstream's shape. */
+export function errorBody(spec: SidecarErrorSpec): string {
+  return JSON.stringify({ code: spec.code, message: spec.message });
+}

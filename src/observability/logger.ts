@@ -1,0 +1,74 @@
+// Structured JSON logs (pino). Redaction by construction: a log line takes only flat primitive fields,
+// so a key object or a request cannot be passed in whole, and any field whose name speaks of a secret,
+// signature or authorization is replaced before it is written. The only module that imports pino.
+import { pino, type DestinationStream } from 'pino';
+import type { LogLevel } from '../config/load-config.js';
+
+export type LogValue = string | number | boolean | null | undefined;
+export type LogFields = Readonly<Record<string, LogValue>>;
+
+export interface Logger {
+  debug(event: string, fields?: LogFields): void;
+  info(event: string, fields?: LogFields): void;
+  warn(event: string, fields?: LogFields): void;
+  error(event: string, fields?: LogFields): void;
+  /** Writes out anything buffered (asynchronous destinations). */
+  flush(): void;
+}
+
+const FORBIDDEN_FIELD = /secret|signature|authorization|password|token/i;
+export const REDACTED = '[redacted]';
+
+export interface LoggerOptions {
+  readonly level: LogLevel;
+  /** Where lines go; defaults to an asynchronous stdout writer. */
+  readonly destination?: DestinationStream;
+}
+
+export function createLogger({ level, destination }: LoggerOptions): Logger {
+  const base = pino(
+    {
+      level,
+      base: { service: 'sfd-sidecar' },
+      messageKey: 'event',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }), log: scrubFields },
+    },
+    destination ?? pino.destination({ dest: 1, sync: false }),
+  );
+  const write =
+    (method: 'debug' | 'info' | 'warn' | 'error') =>
+    (event: string, fields?: LogFields): void => {
+      if (fields) base[method](fields, event);
+      else base[method](event);
+    };
+  return {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    flush: () => base.flush(),
+  };
+}
+
+function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
+  const clean: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (FORBIDDEN_FIELD.test(name)) clean[name] = REDACTED;
+    else if (value === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof value)) clean[name] = value;
+    else clean[name] = `[${typeof value}]`;
+  }
+  return clean;
+}
+
+/** A logger that writes nothing, for commands and tests that do not look at logs. */
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, flush() {} };
+
+/** Describes an error for a log line without its stack or any attached data. */
+export function describeError(error: unknown): { errorCode: string; errorMessage: string } {
+  const e = error as { code?: unknown; message?: unknown };
+  return {
+    errorCode: typeof e?.code === 'string' ? e.code : error instanceof Error ? error.name : 'unknown',
+    errorMessage: typeof e?.message === 'string' ? e.message.slice(0, 200) : String(error).slice(0, 200),
+  };
+}

@@ -1,0 +1,121 @@
+// Sends a signed request upstream through http-proxy with a keep-alive agent and hands the upstream
+// response back to the caller. The only module that imports http-proxy.
+//
+// Why it sets the path itself: http-proxy joins paths with a helper that collapses `//`, and the
+// sidecar must forward path and query byte for byte (issue #2). The body is already buffered and
+// signed, so it is written with the headers in one `end()` instead of being piped.
+import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
+import httpProxy from 'http-proxy';
+import type { UpstreamTarget } from '../config/parsers.js';
+import { SidecarError } from '../errors.js';
+
+export interface ForwarderOptions {
+  readonly upstream: UpstreamTarget;
+  /** Time allowed from sending to the response headers, and for each idle gap in the response body. */
+  readonly timeoutMs: number;
+  /** Extra PEM trusted for an HTTPS upstream, on top of the system roots. */
+  readonly ca: string | null;
+  /** Sockets kept per upstream; requests beyond wait in the agent's queue. */
+  readonly maxSockets?: number;
+  /** Idle keep-alive sockets are closed after this, below common upstream keep-alive timeouts. */
+  readonly idleSocketTimeoutMs?: number;
+}
+
+export interface OutgoingRequest {
+  readonly method: string;
+  /** Path and query exactly as they go on the request line. */
+  readonly path: string;
+  readonly headers: OutgoingHttpHeaders;
+  readonly body: Buffer;
+}
+
+export interface ForwardHandlers {
+  /** The upstream answered: status and headers are in `response`; the caller writes them. */
+  onResponse(response: IncomingMessage): void;
+  /** The request failed before any response: a catalog error for the caller. */
+  onError(error: SidecarError): void;
+}
+
+export interface Forwarder {
+  forward(incoming: IncomingMessage, outgoing: ServerResponse, request: OutgoingRequest, handlers: ForwardHandlers): void;
+  /** Closes idle upstream sockets. */
+  close(): void;
+  /** Upstream sockets open now (in use and idle), for tests and metrics. */
+  socketCount(): number;
+}
+
+export function createForwarder(options: ForwarderOptions): Forwarder {
+  const { upstream } = options;
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 64,
+    maxFreeSockets: options.maxSockets ?? 64,
+    scheduling: 'lifo' as const,
+    timeout: options.idleSocketTimeoutMs ?? 4000,
+  };
+  const agent =
+    upstream.protocol === 'https:'
+      ? new https.Agent({ ...agentOptions, ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) })
+      : new http.Agent(agentOptions);
+  const proxy = httpProxy.createProxyServer({
+    target: { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port } as unknown as httpProxy.ServerOptions['target'],
+    agent,
+    selfHandleResponse: true,
+    ignorePath: true,
+    prependPath: false,
+    xfwd: false,
+    changeOrigin: false,
+    secure: true,
+  });
+
+  function forward(incoming: IncomingMessage, outgoing: ServerResponse, request: OutgoingRequest, handlers: ForwardHandlers): void {
+    let settled = false;
+    let headersTimer: NodeJS.Timeout | undefined;
+    const fail = (error: SidecarError): void => {
+      clearTimeout(headersTimer);
+      if (settled) return;
+      settled = true;
+      handlers.onError(error);
+    };
+    // http-proxy copies `incoming.headers` into the upstream request: give it exactly what we send.
+    incoming.headers = request.headers as IncomingMessage['headers'];
+    incoming.method = request.method;
+    const bodySource = {
+      pipe(proxyReq: ClientRequest): void {
+        proxyReq.path = request.path;
+        headersTimer = setTimeout(() => proxyReq.destroy(new SidecarError('UpstreamTimeout')), options.timeoutMs);
+        proxyReq.once('response', (response: IncomingMessage) => {
+          clearTimeout(headersTimer);
+          if (settled) return response.resume();
+          settled = true;
+          response.setTimeout(options.timeoutMs, () => response.destroy(new Error('upstream body idle timeout')));
+          handlers.onResponse(response);
+        });
+        outgoing.once('close', () => {
+          if (!outgoing.writableFinished) proxyReq.destroy();
+        });
+        proxyReq.end(request.body.length > 0 ? request.body : undefined);
+      },
+    };
+    proxy.web(incoming, outgoing, { buffer: bodySource as unknown as httpProxy.ServerOptions['buffer'] }, (error: Error) => {
+      fail(error instanceof SidecarError ? error : new SidecarError('UpstreamUnreachable', { cause: error }));
+    });
+  }
+
+  return {
+    forward,
+    close: () => {
+      agent.destroy();
+      proxy.close();
+    },
+    socketCount: () => countSockets(agent.sockets) + countSockets(agent.freeSockets),
+  };
+}
+
+function countSockets(pool: NodeJS.ReadOnlyDict<unknown[]>): number {
+  let count = 0;
+  for (const list of Object.values(pool)) count += list?.length ?? 0;
+  return count;
+}

@@ -1,0 +1,71 @@
+// Which of the caller's headers go upstream (issue #2, design "The path of one request"):
+// - the caller's Authorization, X-SFD-Date, X-SFD-Nonce and X-SFD-Signature-Version are dropped
+//   (the signer sets its own), and so are Host, Content-Type and Content-Length;
+// - hop-by-hop headers (RFC 9110 §7.6.1) and every header the Connection header names are dropped;
+// - the caller's other X-SFD-* headers go upstream and are returned for signing (spec: custom
+//   X-SFD- headers are canonical headers); every other header passes through unsigned.
+import type { OutgoingHttpHeaders } from 'node:http';
+import type { HeaderField } from '../signing/types.js';
+
+const REPLACED = ['host', 'content-length', 'content-type', 'authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version'];
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect'];
+const DROPPED = new Set([...REPLACED, ...HOP_BY_HOP]);
+
+export interface PreparedHeaders {
+  /** Headers to forward (signed headers not yet added); repeated headers as arrays. */
+  readonly headers: OutgoingHttpHeaders;
+  /** The caller's X-SFD-* fields that are forwarded, in order, for the canonical headers. */
+  readonly extraSfdHeaders: HeaderField[];
+  /** The caller asked for the connection to be closed after this exchange. */
+  readonly closeRequested: boolean;
+}
+
+/** @param rawHeaders Node's `rawHeaders`: name, value, name, value... */
+export function prepareOutgoingHeaders(rawHeaders: readonly string[]): PreparedHeaders {
+  const named = connectionOptions(rawHeaders);
+  const headers: Record<string, string | string[]> = {};
+  const casing = new Map<string, string>();
+  const extraSfdHeaders: HeaderField[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const value = rawHeaders[i + 1]!;
+    const lower = name.toLowerCase();
+    if (DROPPED.has(lower) || named.has(lower)) continue;
+    if (lower.startsWith('x-sfd-')) extraSfdHeaders.push({ name, value });
+    const key = casing.get(lower);
+    if (key === undefined) {
+      casing.set(lower, name);
+      headers[name] = value;
+    } else {
+      const existing = headers[key]!;
+      headers[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+    }
+  }
+  return { headers, extraSfdHeaders, closeRequested: named.has('close') };
+}
+
+function connectionOptions(rawHeaders: readonly string[]): Set<string> {
+  const options = new Set<string>();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() !== 'connection') continue;
+    for (const token of rawHeaders[i + 1]!.split(',')) {
+      const name = token.trim().toLowerCase();
+      if (name) options.add(name);
+    }
+  }
+  return options;
+}
+
+const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'trailer', 'te']);
+
+/** The upstream's response headers for the caller, raw pairs kept in order and case, hop-by-hop removed. */
+export function responseHeadersForCaller(rawHeaders: readonly string[]): string[] {
+  const named = connectionOptions(rawHeaders);
+  const kept: string[] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const lower = rawHeaders[i]!.toLowerCase();
+    if (RESPONSE_HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+    kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  return kept;
+}

@@ -1,0 +1,41 @@
+// Reads a request body once into one buffer, never holding more than the limit (413 beyond it).
+import type { IncomingMessage } from 'node:http';
+import { SidecarError } from '../errors.js';
+
+export function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = incoming.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limit) return Promise.reject(new SidecarError('BodyTooLarge'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        cleanup();
+        incoming.pause();
+        reject(new SidecarError('BodyTooLarge'));
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(new SidecarError('BadRequest', { cause: error }));
+    };
+    const onAborted = (): void => onError(new Error('request aborted'));
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('aborted', onAborted);
+  });
+}

@@ -1,0 +1,41 @@
+// Where a request goes upstream: origin-form (`/path?query`) or absolute-form naming the configured
+// upstream host (issue #2). Bytes of path and query are kept exactly; the upstream's path prefix is
+// prepended. The sidecar never sends credentials to a host the caller chose.
+import type { UpstreamTarget } from '../config/parsers.js';
+import type { SidecarErrorName } from '../errors.js';
+
+export type RequestTarget =
+  | { readonly ok: true; readonly path: string; readonly rawQuery: string | null }
+  | { readonly ok: false; readonly error: SidecarErrorName };
+
+const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
+
+export function resolveRequestTarget(rawUrl: string, upstream: UpstreamTarget): RequestTarget {
+  let originForm = rawUrl;
+  if (!rawUrl.startsWith('/')) {
+    const match = ABSOLUTE_FORM.exec(rawUrl);
+    if (!match) return { ok: false, error: 'BadRequest' };
+    const [, scheme = '', authority = '', rest = ''] = match;
+    if (!namesUpstream(scheme.toLowerCase(), authority, upstream)) return { ok: false, error: 'ForbiddenTarget' };
+    if (rest !== '' && !rest.startsWith('/') && !rest.startsWith('?')) return { ok: false, error: 'BadRequest' };
+    originForm = rest.startsWith('/') ? rest : `/${rest}`;
+  }
+  if (originForm.includes('#')) return { ok: false, error: 'BadRequest' };
+  const queryAt = originForm.indexOf('?');
+  const path = queryAt === -1 ? originForm : originForm.slice(0, queryAt);
+  const rawQuery = queryAt === -1 ? null : originForm.slice(queryAt + 1);
+  return { ok: true, path: upstream.pathPrefix + path, rawQuery };
+}
+
+/** The authority names the upstream when its host matches and its port, if any, is the upstream's. */
+function namesUpstream(scheme: string, authority: string, upstream: UpstreamTarget): boolean {
+  if (authority.includes('@')) return false; // userinfo tricks (`upstream@evil`) are refused outright
+  const match = /^(\[[^\]]+\]|[^:]*)(?::(\d*))?$/.exec(authority);
+  if (!match) return false;
+  const host = (match[1] ?? '').toLowerCase().replace(/^\[|\]$/g, '');
+  const portText = match[2];
+  const port = portText ? Number(portText) : scheme === 'https' ? 443 : 80;
+  const hostMatches = host === upstream.hostname.toLowerCase();
+  const portMatches = portText ? port === upstream.port : true;
+  return hostMatches && portMatches;
+}

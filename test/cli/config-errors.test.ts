@@ -1,0 +1,105 @@
+// Invalid configuration: the process exits non-zero with one message that lists every problem, each
+// naming the setting and what is allowed, and never the secret.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { runCli } from '../helpers/cli-process.js';
+import { TEST_SECRET } from '../helpers/secrets.js';
+
+test('every problem is listed in one message and the process exits 2', async (t) => {
+  const run = await runCli(['serve', '--listen', 'nowhere'], {
+    env: {
+      SFD_UPSTREAM_URL: 'ftp://gateway.example.com',
+      SFD_SIGNATURE_VERSION: '3',
+      SFD_V2_STRING_SHAPE: 'extra',
+      SFD_QUERY_PLACEMENT: 'header',
+      SFD_MAX_BODY_BYTES: '-1',
+      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+    },
+  });
+  t.is(run.code, 2);
+  const expected = [
+    'SFD_UPSTREAM_URL: must be an http:// or https:// base URL',
+    'SFD_LISTEN: must be HOST:PORT',
+    'SFD_SIGNATURE_VERSION: must be one of 2, 1',
+    'SFD_V2_STRING_SHAPE: must be one of spec, no-extra-lf, no-keyid, no-keyid-no-extra-lf',
+    'SFD_QUERY_PLACEMENT: must be one of body, uri',
+    'SFD_MAX_BODY_BYTES: must be a whole number',
+    'SFD_ACCESS_KEY_ID: required',
+  ];
+  for (const fragment of expected) t.true(run.stderr.includes(fragment), fragment);
+  t.regex(run.stderr, /7 problems/);
+  t.false(run.stderr.includes(TEST_SECRET));
+});
+
+test('a secret given twice, and a secret file that cannot be read, are named without their values', async (t) => {
+  const both = await runCli(['serve'], {
+    env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: TEST_SECRET, SFD_ACCESS_KEY_SECRET_FILE: '/nope' },
+  });
+  t.is(both.code, 2);
+  t.true(both.stderr.includes('SFD_ACCESS_KEY_SECRET and SFD_ACCESS_KEY_SECRET_FILE: set only one of them'));
+  t.false(both.stderr.includes(TEST_SECRET));
+  const missing = await runCli(['serve'], { env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET_FILE: '/nope/secret' } });
+  t.is(missing.code, 2);
+  t.true(missing.stderr.includes('SFD_ACCESS_KEY_SECRET_FILE: must name a readable file ("/nope/secret": ENOENT)'));
+});
+
+test('in production, nothing configured is an error rather than the demo', async (t) => {
+  const run = await runCli(['serve'], { env: { NODE_ENV: 'production' } });
+  t.is(run.code, 2);
+  t.true(run.stderr.includes('SFD_UPSTREAM_URL: required (NODE_ENV=production never falls back to the demo)'));
+  t.true(run.stderr.includes('SFD_ACCESS_KEY_ID: required'));
+});
+
+test('a key without an upstream is an error, not the demo', async (t) => {
+  const run = await runCli(['serve'], { env: { SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: TEST_SECRET } });
+  t.is(run.code, 2);
+  t.true(run.stderr.includes('SFD_UPSTREAM_URL: required'));
+});
+
+test('a .env file is read; the environment wins over it and flags win over the environment', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-env-'));
+  writeFileSync(join(dir, '.env'), 'SFD_UPSTREAM_URL=ftp://from-dotenv\nSFD_SIGNATURE_VERSION=7\nSFD_QUERY_PLACEMENT=fromfile\n');
+  const run = await runCli(['serve', '--query-placement', 'fromflag'], { cwd: dir, env: { SFD_SIGNATURE_VERSION: '8', SFD_QUERY_PLACEMENT: 'fromenv' } });
+  t.is(run.code, 2);
+  t.true(run.stderr.includes('SFD_UPSTREAM_URL: must be an http:// or https:// base URL like https://host[:port][/prefix], without user, query or fragment (got "ftp://from-dotenv")'));
+  t.true(run.stderr.includes('SFD_SIGNATURE_VERSION: must be one of 2, 1 (got "8")'));
+  t.true(run.stderr.includes('SFD_QUERY_PLACEMENT: must be one of body, uri (got "fromflag")'));
+});
+
+test('SFD_ENV_FILE names another dotenv file, and a missing one is an error', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-env-'));
+  writeFileSync(join(dir, 'other.env'), 'SFD_LISTEN=bad-listen\n');
+  const named = await runCli(['serve'], { cwd: dir, env: { SFD_ENV_FILE: join(dir, 'other.env') } });
+  t.is(named.code, 2);
+  t.true(named.stderr.includes('SFD_LISTEN: must be HOST:PORT'));
+  const missing = await runCli(['serve'], { cwd: dir, env: { SFD_ENV_FILE: join(dir, 'missing.env') } });
+  t.is(missing.code, 2);
+  t.true(missing.stderr.includes('SFD_ENV_FILE: must name an existing dotenv file'));
+});
+
+test('the --env-file flag: an existing file is read; a missing one stops the process with its path named', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-env-'));
+  writeFileSync(join(dir, 'flag.env'), 'SFD_LISTEN=from-flag-file\n');
+  const named = await runCli(['serve', '--env-file', join(dir, 'flag.env')], { cwd: dir });
+  t.is(named.code, 2);
+  t.true(named.stderr.includes('SFD_LISTEN: must be HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080 (got "from-flag-file")'));
+  // Node itself also reads --env-file after the script path (nodejs/node#54232) and exits 9 on a
+  // missing file before the sidecar runs; either way the user sees a non-zero exit naming the path.
+  const missing = await runCli(['serve', '--env-file', join(dir, 'missing.env')], { cwd: dir });
+  t.not(missing.code, 0);
+  t.true(missing.stderr.includes(join(dir, 'missing.env')));
+});
+
+test('an unknown flag and an unknown command are refused with usage', async (t) => {
+  const flag = await runCli(['serve', '--no-such-flag', 'x']);
+  t.is(flag.code, 2);
+  t.true(flag.stderr.includes("Unknown option '--no-such-flag'"));
+  const command = await runCli(['launch']);
+  t.is(command.code, 2);
+  t.true(command.stderr.includes('Unknown command "launch"'));
+  const help = await runCli(['--help']);
+  t.is(help.code, 0);
+  t.true(help.stdout.includes('SFD_UPSTREAM_URL'));
+});

@@ -1,0 +1,62 @@
+// Runs the built `sfd-sidecar` executable as a real process, with a clean environment.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export interface Finished {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliRunOptions {
+  readonly env?: Record<string, string>;
+  readonly cwd?: string;
+}
+
+const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' });
+
+export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+export interface LongRunning {
+  readonly child: ChildProcess;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  stdout(): string;
+  /** Resolves with the exit code. */
+  readonly exited: Promise<number | null>;
+}
+
+/** Starts a long-running command and resolves once stderr or stdout matches `ready`. */
+export function startCli(args: readonly string[], ready: RegExp, options: CliRunOptions = {}): Promise<LongRunning> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
+    const handle: LongRunning = { child, stderr: () => err, stdout: () => out, exited };
+    const check = (): void => {
+      if (ready.test(err) || ready.test(out)) resolve(handle);
+    };
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      check();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err += chunk.toString();
+      check();
+    });
+    void exited.then((code) => reject(new Error(`exited ${code} before ready: ${err}${out}`)));
+  });
+}

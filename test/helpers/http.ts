@@ -1,0 +1,88 @@
+// Real HTTP clients for tests: node:http with no connection reuse, and a raw socket for requests no
+// well-behaved client would send (absolute-form, malformed).
+import http, { type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import net from 'node:net';
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly rawHeaders: readonly string[];
+  readonly body: Buffer;
+  readonly json: <T = Record<string, unknown>>() => T;
+}
+
+export interface SendOptions {
+  readonly method?: string;
+  readonly headers?: OutgoingHttpHeaders | readonly string[];
+  readonly body?: string | Buffer;
+  readonly agent?: http.Agent | false;
+}
+
+/** Adds Host (absent from raw header arrays) and Content-Length (a GET body is not framed otherwise). */
+function completeHeaders(target: URL, options: SendOptions): OutgoingHttpHeaders | string[] {
+  const length = options.body === undefined ? [] : ['Content-Length', String(Buffer.byteLength(options.body))];
+  if (Array.isArray(options.headers)) {
+    const raw = options.headers as readonly string[];
+    const hasHost = raw.some((value, i) => i % 2 === 0 && value.toLowerCase() === 'host');
+    return [...(hasHost ? [] : ['Host', target.host]), ...raw, ...length];
+  }
+  const headers = { ...(options.headers as OutgoingHttpHeaders | undefined) };
+  if (length.length > 0) headers['Content-Length'] = length[1];
+  return headers;
+}
+
+export function send(url: string, options: SendOptions = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const request = http.request(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        method: options.method ?? 'GET',
+        headers: completeHeaders(target, options) as OutgoingHttpHeaders,
+        agent: options.agent ?? false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            rawHeaders: response.rawHeaders,
+            body,
+            json: <T>() => JSON.parse(body.toString('utf8')) as T,
+          });
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+/** Writes raw bytes to host:port and returns everything read until the server closes or `idleMs`. */
+export function rawExchange(port: number, payload: string | Buffer, idleMs = 1500): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    const finish = (): void => {
+      socket.destroy();
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    };
+    socket.setTimeout(idleMs, finish);
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('end', finish);
+    socket.on('close', finish);
+    socket.on('error', (error) => (chunks.length > 0 ? finish() : reject(error)));
+    socket.write(payload);
+  });
+}
+
+/** The status code of the first response in a raw exchange. */
+export function statusOf(raw: string): number {
+  return Number(/^HTTP\/1\.[01] (\d{3})/.exec(raw)?.[1] ?? 0);
+}

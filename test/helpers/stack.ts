@@ -1,0 +1,83 @@
+// Starts the real emulator and the real sidecar on port 0 for one test, and closes both afterwards.
+import type { ExecutionContext } from 'ava';
+import { parseUpstreamUrl, type UpstreamTarget } from '../../src/config/parsers.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
+import type { AcceptedForm } from '../../src/emulator/verifier.js';
+import { startSidecar, type RunningSidecar, type SidecarOptions } from '../../src/sidecar.js';
+import { createAccessKey } from '../../src/signing/access-key.js';
+import { createNonceSource } from '../../src/signing/nonce.js';
+import type { AccessKey, SigningOptions } from '../../src/signing/types.js';
+import { captureLogs, type CapturedLogs } from './log-capture.js';
+import { TEST_KEY_ID, TEST_SECRET } from './secrets.js';
+
+export const testKey = (): AccessKey => createAccessKey(TEST_KEY_ID, TEST_SECRET);
+
+export interface StackOptions {
+  readonly signing?: Partial<SigningOptions>;
+  /** The form the emulator accepts; the sidecar's form when omitted. */
+  readonly emulatorForm?: Partial<AcceptedForm>;
+  /** Appended to the emulator's URL to make the sidecar's SFD_UPSTREAM_URL. */
+  readonly upstreamPath?: string;
+  readonly sidecar?: Partial<SidecarOptions>;
+}
+
+export interface Stack {
+  readonly emulator: RunningEmulator;
+  readonly sidecar: RunningSidecar;
+  /** http://127.0.0.1:port of the signing listener. */
+  readonly proxyUrl: string;
+  readonly adminUrl: string;
+  readonly logs: CapturedLogs;
+}
+
+export function toUpstream(url: string): UpstreamTarget {
+  const parsed = parseUpstreamUrl(url);
+  if (!parsed.ok) throw new Error(`bad upstream ${url}`);
+  return parsed.value;
+}
+
+export async function startStack(t: ExecutionContext, options: StackOptions = {}): Promise<Stack> {
+  const signing: SigningOptions = { signatureVersion: '2', v2StringShape: 'spec', queryPlacement: 'body', ...options.signing };
+  const form: AcceptedForm = {
+    scheme: signing.signatureVersion,
+    shape: signing.v2StringShape,
+    placement: signing.queryPlacement,
+    ...options.emulatorForm,
+  };
+  const emulator = await startEmulator({
+    listen: { host: '127.0.0.1', port: 0 },
+    keys: new Map([[TEST_KEY_ID, { secret: Buffer.from(TEST_SECRET), customerId: 12345 }]]),
+    form,
+  });
+  t.teardown(() => emulator.close());
+  const sidecar = await startTestSidecar(t, { upstream: toUpstream(emulator.url + (options.upstreamPath ?? '')), signing, ...options.sidecar });
+  return { emulator, ...sidecar };
+}
+
+export async function startTestSidecar(
+  t: ExecutionContext,
+  options: Partial<SidecarOptions> & { upstream: UpstreamTarget },
+): Promise<{ sidecar: RunningSidecar; proxyUrl: string; adminUrl: string; logs: CapturedLogs }> {
+  const logs = captureLogs();
+  const key = testKey();
+  const sidecar = await startSidecar({
+    listen: { host: '127.0.0.1', port: 0 },
+    adminListen: { host: '127.0.0.1', port: 0 },
+    signing: { signatureVersion: '2', v2StringShape: 'spec', queryPlacement: 'body' },
+    maxBodyBytes: 1024 * 1024,
+    upstreamTimeoutMs: 30_000,
+    upstreamCa: null,
+    currentKey: () => key,
+    logger: logs.logger,
+    now: Date.now,
+    nextNonce: createNonceSource(),
+    ...options,
+  });
+  t.teardown(() => sidecar.close(0));
+  return {
+    sidecar,
+    proxyUrl: `http://127.0.0.1:${sidecar.proxyAddress.port}`,
+    adminUrl: `http://127.0.0.1:${sidecar.adminAddress.port}`,
+    logs,
+  };
+}

@@ -1,0 +1,44 @@
+// The README is the user's manual: its configuration and errors tables must match the code.
+import { readFileSync } from 'node:fs';
+import test from 'ava';
+import { SETTING_LIST } from '../../src/config/settings.js';
+import { SIDECAR_ERRORS } from '../../src/errors.js';
+
+const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+
+/** Rows of the Markdown table that follows a heading, as arrays of trimmed cells. */
+function tableAfter(heading: string): string[][] {
+  const start = readme.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`no heading ${heading}`);
+  const rows: string[][] = [];
+  let inTable = false;
+  for (const line of readme.slice(start).split('\n').slice(2)) {
+    if (line.startsWith('|')) {
+      inTable = true;
+      rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    } else if (inTable) break;
+  }
+  return rows.slice(2);
+}
+
+test('the configuration table lists every setting with its default, and nothing else', (t) => {
+  const rows = tableAfter('## Configuration');
+  t.deepEqual(
+    rows.map((r) => r[0]),
+    SETTING_LIST.map((s) => `\`${s.env}\``),
+  );
+  for (const setting of SETTING_LIST) {
+    const row = rows.find((r) => r[0] === `\`${setting.env}\``)!;
+    t.is(row[1], setting.defaultText === undefined ? '(none)' : `\`${setting.defaultText}\``, setting.env);
+  }
+});
+
+test('the errors table lists every sidecar error with its status', (t) => {
+  const rows = tableAfter('## Errors');
+  t.deepEqual(
+    rows.map((r) => [r[0], r[1]]),
+    Object.values(SIDECAR_ERRORS)
+      .sort((a, b) => a.status - b.status)
+      .map((e) => [String(e.status), `\`${e.code}\``]),
+  );
+});
