@@ -4,17 +4,19 @@ import { mergeSettingSources } from './config/setting-sources.js';
 import { SETTING_LIST, flagFor } from './config/settings.js';
 import type { CommandResult } from './cli/cli-io.js';
 import { EMULATOR_OPTIONS, emulatorCommand } from './cli/emulator-command.js';
+import { KEYS_OPTIONS, keysCommand } from './cli/keys-command.js';
 import { parseCommandLine, type OptionSpec } from './cli/parse-command-line.js';
 import { serveCommand, type ServeDeps } from './cli/serve-command.js';
 import { SIGN_OPTIONS, signCommand } from './cli/sign-command.js';
 
-const COMMANDS = ['serve', 'sign', 'emulator'] as const;
+const COMMANDS = ['serve', 'sign', 'emulator', 'keys'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
   serve: {},
   sign: SIGN_OPTIONS,
   emulator: EMULATOR_OPTIONS,
+  keys: KEYS_OPTIONS,
 };
 
 export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<CommandResult> {
@@ -44,6 +46,8 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
         return { exitCode: signCommand(values, line.options, deps) };
       case 'emulator':
         return { service: await emulatorCommand(values, line.options, deps) };
+      case 'keys':
+        return { exitCode: keysCommand(line.positionals, values, line.options, deps) };
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -66,6 +70,7 @@ export function usage(): string {
     '       sfd-sidecar sign --url URL [--method M] [--header "X-SFD-Name: v"]... [--body TEXT | --body-file PATH]',
     '                        [--date yyyyMMddTHHmmssZ] [--nonce DIGITS] [--json] [settings]',
     '       sfd-sidecar emulator [--listen HOST:PORT] [settings]',
+    '       sfd-sidecar keys check FILE | keys list [--json] [settings] | keys schema',
     '',
     'Settings (flag, environment variable, meaning); flags win over the environment, which wins over the dotenv file:',
     ...settings,

@@ -14,10 +14,15 @@ export const SIDECAR_ERRORS = {
     status: 403,
     message: 'The request names a host other than the configured upstream; the sidecar signs only for its upstream.',
   },
+  ProfileForbidden: {
+    code: 'Sidecar.ProfileForbidden',
+    status: 403,
+    message: 'The requested profile is not one this caller may use (SFD_ALLOWED_PROFILES).',
+  },
   BodyTooLarge: { code: 'Sidecar.BodyTooLarge', status: 413, message: 'The request body exceeds the sidecar limit (SFD_MAX_BODY_BYTES).' },
   Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },
   UpstreamUnreachable: { code: 'Sidecar.UpstreamUnreachable', status: 502, message: 'The upstream could not be reached.' },
-  NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key yet.' },
+  NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key for this profile.' },
   UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
 } as const satisfies Record<string, SidecarErrorSpec>;
 

@@ -34,6 +34,7 @@ try {
     };
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
+    process.on('SIGHUP', () => result.service.reload?.());
   }
 } catch (error) {
   io.stderr(`sfd-sidecar: unexpected failure: ${(error as Error).message}\n`);

@@ -4,26 +4,34 @@ import type { AddressInfo } from 'node:net';
 import { createAdminApp, type Readiness } from './admin/create-admin-app.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
 import { SIDECAR_ERRORS, errorBody } from './errors.js';
+import type { KeyRing } from './keys/key-ring.js';
+import { createProfileResolver, resolveProfileByName } from './keys/profile-resolver.js';
+import { currentKey } from './keys/select-key.js';
 import type { Logger } from './observability/logger.js';
 import { createProxyApp } from './proxy/create-proxy-app.js';
-import { createForwarder, type Forwarder } from './proxy/forwarder.js';
+import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
 import { createRequestSigner } from './proxy/request-signer.js';
 import { JSON_CONTENT_TYPE, newTraceId } from './proxy/send-error.js';
 import { createHttpServer } from './server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from './server/listen.js';
 import type { NonceSource } from './signing/nonce.js';
-import type { AccessKey, SigningOptions } from './signing/types.js';
+import type { SigningOptions } from './signing/types.js';
 
 export interface SidecarOptions {
-  readonly upstream: UpstreamTarget;
+  /** SFD_UPSTREAM_URL; null when every profile names its own. */
+  readonly defaultUpstream: UpstreamTarget | null;
   readonly listen: ListenAddress;
   readonly adminListen: ListenAddress;
   readonly signing: SigningOptions;
   readonly maxBodyBytes: number;
   readonly upstreamTimeoutMs: number;
   readonly upstreamCa: string | null;
-  readonly currentKey: () => AccessKey | null;
+  readonly ring: KeyRing;
+  readonly defaultProfile: string;
+  /** SFD_PROFILE_HEADER, or null when callers may not choose a profile. */
+  readonly profileHeader: string | null;
+  readonly allowedProfiles: ReadonlySet<string>;
   readonly logger: Logger;
   readonly now: () => number;
   readonly nextNonce: NonceSource;
@@ -32,29 +40,44 @@ export interface SidecarOptions {
 export interface RunningSidecar {
   readonly proxyAddress: AddressInfo;
   readonly adminAddress: AddressInfo;
-  readonly forwarder: Forwarder;
+  readonly forwarders: ForwarderPool;
   readiness(): Readiness;
   /** Stops accepting, lets in-flight requests finish for up to `drainMs`, then closes everything. */
   close(drainMs: number): Promise<void>;
 }
 
 export async function startSidecar(options: SidecarOptions): Promise<RunningSidecar> {
-  const forwarder = createForwarder({ upstream: options.upstream, timeoutMs: options.upstreamTimeoutMs, ca: options.upstreamCa });
-  const sign = createRequestSigner({
-    host: options.upstream.host,
-    options: options.signing,
-    currentKey: options.currentKey,
+  const forwarders = createForwarderPool({ timeoutMs: options.upstreamTimeoutMs, ca: options.upstreamCa });
+  const profileHeader = options.profileHeader?.toLowerCase() ?? null;
+  const profiles = {
+    ring: options.ring,
+    defaultProfile: options.defaultProfile,
+    header: profileHeader,
+    allowed: options.allowedProfiles,
+    defaultUpstream: options.defaultUpstream,
+    signing: options.signing,
+  };
+  const handler = createProxyHandler({
+    resolveProfile: createProfileResolver(profiles),
+    profileHeader,
+    maxBodyBytes: options.maxBodyBytes,
+    sign: createRequestSigner({ now: options.now, nextNonce: options.nextNonce }),
+    forwarders,
+    logger: options.logger,
     now: options.now,
-    nextNonce: options.nextNonce,
   });
-  const handler = createProxyHandler({ upstream: options.upstream, maxBodyBytes: options.maxBodyBytes, sign, forwarder, logger: options.logger });
   const proxyServer = createHttpServer(createProxyApp(handler), { onUnparsable: unparsableAnswer });
   let proxyBound = false;
   const readiness = (): Readiness => {
     const reasons: string[] = [];
     if (!proxyBound) reasons.push('the signing listener is not bound');
-    if (!options.currentKey()) reasons.push('no usable signing key');
-    return { ready: reasons.length === 0, reasons };
+    reasons.push(...defaultProfileProblems(options));
+    const status = options.ring.status();
+    const keystore = {
+      lastSuccessAt: status.lastSuccessAt === null ? null : new Date(status.lastSuccessAt).toISOString(),
+      ...(status.lastError ? { lastError: { at: new Date(status.lastError.at).toISOString(), problems: status.lastError.problems } } : {}),
+    };
+    return { ready: reasons.length === 0, reasons, keystore };
   };
   const adminServer = createHttpServer(createAdminApp({ readiness }), { onUnparsable: unparsableAnswer });
 
@@ -64,24 +87,39 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     proxyAddress = await listen(proxyServer, options.listen);
   } catch (error) {
     await closeGracefully(adminServer, 0);
-    forwarder.close();
+    forwarders.close();
     throw error;
   }
   proxyBound = true;
-  options.logger.info('listening', { signing: formatAddress(proxyAddress), admin: formatAddress(adminAddress), upstream: options.upstream.origin });
+  options.logger.info('listening', {
+    signing: formatAddress(proxyAddress),
+    admin: formatAddress(adminAddress),
+    upstream: options.defaultUpstream?.origin ?? null,
+    profile: options.defaultProfile,
+  });
 
   return {
     proxyAddress,
     adminAddress,
-    forwarder,
+    forwarders,
     readiness,
     async close(drainMs) {
       proxyBound = false;
       await closeGracefully(proxyServer, drainMs);
       await closeGracefully(adminServer, 0);
-      forwarder.close();
+      forwarders.close();
     },
   };
+}
+
+function defaultProfileProblems(options: SidecarOptions): string[] {
+  const name = options.defaultProfile;
+  if (options.ring.store() === null) return ['no key store has loaded yet'];
+  const resolution = resolveProfileByName(options, name);
+  if (!resolution.ok) {
+    return [options.ring.store()?.profiles.has(name) ? `profile "${name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set` : `profile "${name}" is not in the key store`];
+  }
+  return currentKey(resolution.resolved.profile, options.now()) ? [] : [`profile "${name}" has no key valid now`];
 }
 
 function unparsableAnswer(): { status: number; body: string; headers: Record<string, string> } {

@@ -16,6 +16,8 @@ export interface CliIo {
 /** A long-running command (serve, emulator): main.ts stops it on SIGTERM/SIGINT. */
 export interface RunningService {
   stop(): Promise<void>;
+  /** Re-reads what can change without a restart (the key store), on SIGHUP. */
+  reload?(): void;
 }
 
 export type CommandResult = { readonly exitCode: number } | { readonly service: RunningService };

@@ -1,9 +1,13 @@
-// `sfd-sidecar serve` (the default): load the configuration, start the sidecar, and with nothing
-// configured outside production, start the built-in emulator with its demo key in front of it.
-import { loadConfig, type SettingValues } from '../config/load-config.js';
+// `sfd-sidecar serve` (the default): load the configuration, load the keys (one key, or a watched key
+// store), start the sidecar; with nothing configured outside production, start the built-in emulator
+// with its demo key in front of it.
+import { loadConfig, type Config, type SettingValues } from '../config/load-config.js';
 import { parseUpstreamUrl } from '../config/parsers.js';
-import { startEmulator, type RunningEmulator } from '../emulator/start-emulator.js';
 import { DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET } from '../emulator/seed-data.js';
+import { startEmulator, type RunningEmulator } from '../emulator/start-emulator.js';
+import { createKeyRing, type KeyRing } from '../keys/key-ring.js';
+import { singleKeyStore } from '../keys/key-store.js';
+import { createKeyStoreReloader, type KeyStoreReloader } from '../keys/key-store-reloader.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { formatAddress } from '../server/listen.js';
 import { startSidecar } from '../sidecar.js';
@@ -20,54 +24,79 @@ export interface ServeDeps extends CliIo {
 export async function serveCommand(values: SettingValues, deps: ServeDeps): Promise<RunningService> {
   const config = loadConfig(values, { readFile: deps.readFile, production: deps.production });
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
-  let emulator: RunningEmulator | undefined;
-  let upstream = config.upstream;
-  let key = config.key;
-  if (config.demo) {
-    emulator = await startEmulator({ listen: { host: '127.0.0.1', port: 0 } });
-    const parsed = parseUpstreamUrl(emulator.url);
-    upstream = parsed.ok ? parsed.value : null;
-    key = createAccessKey(DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET);
-  }
-  if (!upstream) throw new Error('no upstream');
-  const currentKey = key;
+  const emulator = config.demo ? await startEmulator({ listen: { host: '127.0.0.1', port: 0 } }) : undefined;
+  const { ring, reloader } = loadKeys(config, deps, logger);
   try {
     const sidecar = await startSidecar({
-      upstream,
+      defaultUpstream: emulator ? demoUpstream(emulator) : config.upstream,
       listen: config.listen,
       adminListen: config.adminListen,
       signing: config.signing,
       maxBodyBytes: config.maxBodyBytes,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       upstreamCa: config.upstreamCa,
-      currentKey: () => currentKey,
+      ring,
+      defaultProfile: config.profile,
+      profileHeader: config.profileHeader,
+      allowedProfiles: new Set(config.allowedProfiles),
       logger,
       now: deps.now,
       nextNonce: createNonceSource(),
     });
-    if (emulator) {
-      const signing = formatAddress(sidecar.proxyAddress);
-      deps.stderr(
-        [
-          `Demo mode: no SFD_UPSTREAM_URL or key is configured, so the sidecar signs for the built-in emulator at ${emulator.url}`,
-          `with the emulator's demo key. Set SFD_UPSTREAM_URL and a key to sign for a real gateway. Try:`,
-          ``,
-          `  curl http://${signing}/v1.1/customer/12345`,
-          ``,
-        ].join('\n'),
-      );
-    }
+    if (emulator) deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress)));
     return {
       async stop() {
         logger.info('shutting down', { drainMs: config.shutdownTimeoutMs });
+        reloader?.stop();
         await sidecar.close(config.shutdownTimeoutMs);
         await emulator?.close();
         logger.info('stopped');
         logger.flush();
       },
+      reload() {
+        reloader?.reload('SIGHUP');
+      },
     };
   } catch (error) {
+    reloader?.stop();
     await emulator?.close();
     throw error;
   }
+}
+
+function loadKeys(config: Config, deps: ServeDeps, logger: Logger): { ring: KeyRing; reloader?: KeyStoreReloader } {
+  const source = config.keySource;
+  if (source.kind === 'demo') return { ring: createKeyRing(singleKeyStore(config.profile, createAccessKey(DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET)), deps.now()) };
+  if (source.kind === 'single') return { ring: createKeyRing(singleKeyStore(config.profile, source.key), deps.now()) };
+  const ring = createKeyRing(null, null);
+  const reloader = createKeyStoreReloader({
+    path: source.path,
+    ring,
+    logger,
+    now: deps.now,
+    readFile: deps.readFile,
+    debounceMs: source.debounceMs,
+    intervalMs: source.reloadIntervalMs,
+    expiryWarningDays: config.keyExpiryWarningDays,
+  });
+  reloader.reload('start');
+  reloader.start();
+  return { ring, reloader };
+}
+
+function demoUpstream(emulator: RunningEmulator) {
+  const parsed = parseUpstreamUrl(emulator.url);
+  if (!parsed.ok) throw new Error(`the emulator's URL ${emulator.url} is not usable`);
+  return parsed.value;
+}
+
+function demoBanner(emulatorUrl: string, signing: string): string {
+  return [
+    `Demo mode: no SFD_UPSTREAM_URL, key or key store is configured, so the sidecar signs for the built-in`,
+    `emulator at ${emulatorUrl} with the emulator's demo key. Configure an upstream and a key to sign for a`,
+    `real gateway. Try:`,
+    ``,
+    `  curl http://${signing}/v1.1/customer/12345`,
+    ``,
+  ].join('\n');
 }

@@ -2,6 +2,7 @@
 // validated, frozen Config for `serve`. Every problem is collected and reported at once.
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { parseInteger, parseListen, parseOneOf, parseUpstreamUrl, type ListenAddress, type UpstreamTarget } from './parsers.js';
+import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
 import { SettingReader, type FileReader, type SettingValues } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
 
@@ -10,15 +11,29 @@ export type { SettingValues } from './setting-reader.js';
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Where keys come from: the built-in demo key, one configured key, or a rotated key store. */
+export type KeySource =
+  | { readonly kind: 'demo' }
+  | { readonly kind: 'single'; readonly key: AccessKey }
+  | {
+      readonly kind: 'keystore';
+      readonly path: string;
+      readonly reloadIntervalMs: number;
+      readonly debounceMs: number;
+    };
+
 export interface Config {
-  /** No upstream and no key configured outside production: run in front of the built-in emulator. */
+  /** No upstream, key or key store configured outside production: run in front of the built-in emulator. */
   readonly demo: boolean;
-  /** Null only in the demo, where the emulator's address is known after it listens. */
+  /** SFD_UPSTREAM_URL; null in the demo and when key store profiles name their own upstreams. */
   readonly upstream: UpstreamTarget | null;
   readonly listen: ListenAddress;
   readonly adminListen: ListenAddress;
-  /** Null only in the demo, which uses the emulator's demo key. */
-  readonly key: AccessKey | null;
+  readonly keySource: KeySource;
+  readonly profile: string;
+  readonly profileHeader: string | null;
+  readonly allowedProfiles: readonly string[];
+  readonly keyExpiryWarningDays: number;
   readonly signing: SigningOptions;
   readonly maxBodyBytes: number;
   readonly upstreamTimeoutMs: number;
@@ -44,15 +59,34 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const shutdownTimeoutMs = r.read('shutdownTimeoutMs', parseInteger(0, 3_600_000), '10000');
   const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), 'info');
   const upstreamCa = r.file('upstreamCaFile');
+  const profile = r.read('profile', parseProfileName, 'default');
+  const profileHeader = r.read('profileHeader', parseHeaderName) ?? null;
+  const allowedProfiles = r.read('allowedProfiles', parseProfileList) ?? [];
+  const keyExpiryWarningDays = r.read('keyExpiryWarningDays', parseInteger(0, 3650), '7');
+  const reloadIntervalMs = r.read('keystoreReloadIntervalMs', parseInteger(100, 86_400_000), '60000');
+  const debounceMs = r.read('keystoreDebounceMs', parseInteger(0, 60_000), '200');
+  if (profileHeader !== null && allowedProfiles.length === 0) {
+    r.problems.push(`${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`);
+  }
+  if (profileHeader === null && r.raw('allowedProfiles') !== undefined) {
+    r.problems.push(`${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`);
+  }
 
-  const demo = !deps.production && r.raw('upstreamUrl') === undefined && !r.keyConfigured();
-  let key: AccessKey | undefined;
-  if (!demo) {
+  const keystorePath = r.raw('keystoreFile');
+  const demo = !deps.production && r.raw('upstreamUrl') === undefined && !r.keyConfigured() && keystorePath === undefined;
+  let keySource: KeySource = { kind: 'demo' };
+  if (keystorePath !== undefined) {
+    if (r.keyConfigured()) {
+      r.problems.push(`${SETTINGS.keystoreFile.env} and ${SETTINGS.accessKeyId.env}/${SETTINGS.accessKeySecret.env}[_FILE]: set one kind of key configuration, not both`);
+    }
+    keySource = { kind: 'keystore', path: keystorePath.trim(), reloadIntervalMs: reloadIntervalMs!, debounceMs: debounceMs! };
+  } else if (!demo) {
     if (r.raw('upstreamUrl') === undefined) {
       const why = deps.production ? 'NODE_ENV=production never falls back to the demo' : 'the demo runs only when no key is configured';
       r.problems.push(`${SETTINGS.upstreamUrl.env}: required (${why}); an http:// or https:// base URL like https://host[:port][/prefix]`);
     }
-    key = r.accessKey();
+    const key = r.accessKey();
+    if (key) keySource = { kind: 'single', key };
   }
   r.assertValid();
 
@@ -61,7 +95,11 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     upstream: upstream ?? null,
     listen: listen!,
     adminListen: adminListen!,
-    key: key ?? null,
+    keySource,
+    profile: profile!,
+    profileHeader,
+    allowedProfiles: Object.freeze(allowedProfiles),
+    keyExpiryWarningDays: keyExpiryWarningDays!,
     signing,
     maxBodyBytes: maxBodyBytes!,
     upstreamTimeoutMs: upstreamTimeoutMs!,

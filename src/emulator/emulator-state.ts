@@ -9,6 +9,8 @@ export interface EmulatorState {
   form: AcceptedForm;
   /** The emulated gateway's clock, epoch ms. */
   now: () => number;
+  /** Every request that passed verification, by key and time (bounded to the last 100000). */
+  readonly accepted: { accessKeyId: string; atMs: number }[];
 }
 
 export function createEmulatorState(options: { keys: Map<string, EmulatorKey>; form: AcceptedForm; now: () => number }): EmulatorState {
@@ -18,6 +20,7 @@ export function createEmulatorState(options: { keys: Map<string, EmulatorKey>; f
     keys: options.keys,
     form: options.form,
     now: options.now,
+    accepted: [],
   };
 }
 

@@ -1,24 +1,33 @@
-// The signing handler: resolve the target, read the body once under the limit, drop and replace the
-// caller's signature headers, sign, forward, stream the answer back, and log one line per request
-// (design, "The path of one request").
+// The signing handler (design, "The path of one request"): choose the profile, resolve the target,
+// read the body once under the limit, drop and replace the caller's signature headers, sign with the
+// profile's current key, forward, and stream the answer back. When the gateway refuses the key and the
+// profile holds another key valid now (a rotation's overlap), it re-signs once with that key (issue #3).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream';
-import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
+import type { ProfileResolver } from '../keys/profile-resolver.js';
+import { alternateKey, currentKey } from '../keys/select-key.js';
 import { describeError, type Logger } from '../observability/logger.js';
-import type { Forwarder } from './forwarder.js';
+import type { AccessKey } from '../signing/types.js';
+import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller } from './outgoing-headers.js';
+import { errorCodeOf, readPrefix } from './read-prefix.js';
 import { readBody } from './read-body.js';
-import { resolveRequestTarget } from './request-target.js';
 import type { RequestSigner } from './request-signer.js';
+import { resolveRequestTarget } from './request-target.js';
 import { newTraceId, sendSidecarError } from './send-error.js';
 
 export interface ProxyHandlerDeps {
-  readonly upstream: UpstreamTarget;
+  readonly resolveProfile: ProfileResolver;
+  /** Lowercase name of SFD_PROFILE_HEADER, never forwarded; null when off. */
+  readonly profileHeader: string | null;
   readonly maxBodyBytes: number;
   readonly sign: RequestSigner;
-  readonly forwarder: Forwarder;
+  readonly forwarders: ForwarderPool;
   readonly logger: Logger;
+  readonly now: () => number;
+  /** Told of each re-signed retry (metrics). */
+  readonly onResign?: (profile: string) => void;
 }
 
 export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
@@ -27,14 +36,22 @@ export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse)
 interface RequestRecord {
   method: string;
   path: string;
+  profile?: string;
   status?: number;
   accessKeyId?: string;
   upstreamTraceId?: string;
   sidecarTraceId?: string;
   errorCode?: string;
+  resigned?: boolean;
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+/** Gateway answers that mean "this key is not accepted" (field-notes §3), worth one retry with another. */
+const KEY_REFUSED = new Map([
+  [401, new Set(['Signature.NotMatch', 'AccessCredential.Invalid'])],
+  [400, new Set(['AccessKeyId.Invalid'])],
+]);
+const ERROR_PREFIX_LIMIT = 16 * 1024;
 
 export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const { logger } = deps;
@@ -61,31 +78,69 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     };
 
     const run = async (): Promise<void> => {
-      const target = resolveRequestTarget(rawUrl, deps.upstream);
+      const resolution = deps.resolveProfile(incoming.headers);
+      if (!resolution.ok) {
+        if (resolution.profileName !== undefined) record.profile = resolution.profileName;
+        return fail(SIDECAR_ERRORS[resolution.error]);
+      }
+      const { resolved } = resolution;
+      record.profile = resolved.profile.name;
+      const target = resolveRequestTarget(rawUrl, resolved.upstream);
       if (!target.ok) return fail(SIDECAR_ERRORS[target.error]);
       const body = await readBody(incoming, deps.maxBodyBytes);
-      const prepared = prepareOutgoingHeaders(incoming.rawHeaders);
+      const key = currentKey(resolved.profile, deps.now());
+      if (!key) return fail(SIDECAR_ERRORS.NotReady);
+      const prepared = prepareOutgoingHeaders(incoming.rawHeaders, deps.profileHeader);
       const method = record.method;
-      const signed = deps.sign({ method, path: target.path, rawQuery: target.rawQuery, extraSfdHeaders: prepared.extraSfdHeaders, body });
-      if (!signed) return fail(SIDECAR_ERRORS.NotReady);
-      record.accessKeyId = signed.accessKeyId;
-      const headers: OutgoingHttpHeaders = { ...prepared.headers, ...signed.headers };
-      if (body.length > 0 || METHODS_WITH_BODY.has(method)) headers['Content-Length'] = body.length;
       const path = target.rawQuery === null ? target.path : `${target.path}?${target.rawQuery}`;
-      deps.forwarder.forward(incoming, outgoing, { method, path, headers, body }, {
-        onResponse(response) {
-          const traceId = response.headers['x-sfd-trace-id'];
-          if (typeof traceId === 'string') record.upstreamTraceId = traceId;
-          const responseHeaders = responseHeadersForCaller(response.rawHeaders);
-          if (prepared.closeRequested) responseHeaders.push('Connection', 'close');
-          outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, responseHeaders);
-          pipeline(response, outgoing, () => undefined);
-        },
-        onError(error) {
-          if (outgoing.destroyed) return;
-          fail(error.spec, error.cause ?? error);
-        },
-      });
+      const forwarder = deps.forwarders.get(resolved.upstream);
+
+      const relay = (response: IncomingMessage, prefix?: { bytes: Buffer; complete: boolean }): void => {
+        const traceId = response.headers['x-sfd-trace-id'];
+        if (typeof traceId === 'string') record.upstreamTraceId = traceId;
+        const responseHeaders = responseHeadersForCaller(response.rawHeaders);
+        if (prepared.closeRequested) responseHeaders.push('Connection', 'close');
+        outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, responseHeaders);
+        if (prefix?.complete) return void outgoing.end(prefix.bytes);
+        if (prefix) outgoing.write(prefix.bytes);
+        pipeline(response, outgoing, () => undefined);
+      };
+
+      const attempt = (signingKey: AccessKey, isRetry: boolean): void => {
+        const signed = deps.sign(
+          { method, path: target.path, rawQuery: target.rawQuery, extraSfdHeaders: prepared.extraSfdHeaders, body },
+          { key: signingKey, host: resolved.upstream.host, options: resolved.signing },
+        );
+        record.accessKeyId = signingKey.accessKeyId;
+        const headers: OutgoingHttpHeaders = { ...prepared.headers, ...signed.headers };
+        if (body.length > 0 || METHODS_WITH_BODY.has(method)) headers['Content-Length'] = body.length;
+        forwarder.forward(incoming, outgoing, { method, path, headers, body }, {
+          onResponse(response) {
+            const refusedCodes = isRetry ? undefined : KEY_REFUSED.get(response.statusCode ?? 0);
+            const alternate = refusedCodes ? alternateKey(resolved.profile, deps.now(), signingKey.accessKeyId) : null;
+            if (!refusedCodes || !alternate) return relay(response);
+            void readPrefix(response, ERROR_PREFIX_LIMIT).then((prefix) => {
+              const code = prefix.complete ? errorCodeOf(prefix.bytes) : null;
+              if (outgoing.destroyed) return;
+              if (code === null || !refusedCodes.has(code)) return relay(response, prefix);
+              record.resigned = true;
+              deps.onResign?.(resolved.profile.name);
+              logger.warn('upstream refused the key; re-signing once with another key of the profile', {
+                profile: resolved.profile.name,
+                refusedAccessKeyId: signingKey.accessKeyId,
+                retryAccessKeyId: alternate.accessKeyId,
+                upstreamCode: code,
+              });
+              attempt(alternate, true);
+            });
+          },
+          onError(error) {
+            if (outgoing.destroyed) return;
+            fail(error.spec, error.cause ?? error);
+          },
+        });
+      };
+      attempt(key, false);
     };
 
     run().catch((error: unknown) => {
@@ -94,3 +149,4 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     });
   };
 }
+

@@ -20,8 +20,11 @@ export interface PreparedHeaders {
   readonly closeRequested: boolean;
 }
 
-/** @param rawHeaders Node's `rawHeaders`: name, value, name, value... */
-export function prepareOutgoingHeaders(rawHeaders: readonly string[]): PreparedHeaders {
+/**
+ * @param rawHeaders Node's `rawHeaders`: name, value, name, value...
+ * @param privateHeader a lowercase header meant for the sidecar alone (SFD_PROFILE_HEADER), or null
+ */
+export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHeader: string | null = null): PreparedHeaders {
   const named = connectionOptions(rawHeaders);
   const headers: Record<string, string | string[]> = {};
   const casing = new Map<string, string>();
@@ -30,7 +33,7 @@ export function prepareOutgoingHeaders(rawHeaders: readonly string[]): PreparedH
     const name = rawHeaders[i]!;
     const value = rawHeaders[i + 1]!;
     const lower = name.toLowerCase();
-    if (DROPPED.has(lower) || named.has(lower)) continue;
+    if (DROPPED.has(lower) || named.has(lower) || lower === privateHeader) continue;
     if (lower.startsWith('x-sfd-')) extraSfdHeaders.push({ name, value });
     const key = casing.get(lower);
     if (key === undefined) {

@@ -4,6 +4,8 @@ import { parseUpstreamUrl, type UpstreamTarget } from '../../src/config/parsers.
 import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
 import { startSidecar, type RunningSidecar, type SidecarOptions } from '../../src/sidecar.js';
+import { createKeyRing } from '../../src/keys/key-ring.js';
+import { singleKeyStore } from '../../src/keys/key-store.js';
 import { createAccessKey } from '../../src/signing/access-key.js';
 import { createNonceSource } from '../../src/signing/nonce.js';
 import type { AccessKey, SigningOptions } from '../../src/signing/types.js';
@@ -18,7 +20,7 @@ export interface StackOptions {
   readonly emulatorForm?: Partial<AcceptedForm>;
   /** Appended to the emulator's URL to make the sidecar's SFD_UPSTREAM_URL. */
   readonly upstreamPath?: string;
-  readonly sidecar?: Partial<SidecarOptions>;
+  readonly sidecar?: Partial<Omit<SidecarOptions, 'defaultUpstream'>>;
 }
 
 export interface Stack {
@@ -50,16 +52,15 @@ export async function startStack(t: ExecutionContext, options: StackOptions = {}
     form,
   });
   t.teardown(() => emulator.close());
-  const sidecar = await startTestSidecar(t, { upstream: toUpstream(emulator.url + (options.upstreamPath ?? '')), signing, ...options.sidecar });
+  const sidecar = await startTestSidecar(t, { defaultUpstream: toUpstream(emulator.url + (options.upstreamPath ?? '')), signing, ...options.sidecar });
   return { emulator, ...sidecar };
 }
 
 export async function startTestSidecar(
   t: ExecutionContext,
-  options: Partial<SidecarOptions> & { upstream: UpstreamTarget },
+  options: Partial<SidecarOptions> & { defaultUpstream: UpstreamTarget },
 ): Promise<{ sidecar: RunningSidecar; proxyUrl: string; adminUrl: string; logs: CapturedLogs }> {
   const logs = captureLogs();
-  const key = testKey();
   const sidecar = await startSidecar({
     listen: { host: '127.0.0.1', port: 0 },
     adminListen: { host: '127.0.0.1', port: 0 },
@@ -67,7 +68,10 @@ export async function startTestSidecar(
     maxBodyBytes: 1024 * 1024,
     upstreamTimeoutMs: 30_000,
     upstreamCa: null,
-    currentKey: () => key,
+    ring: createKeyRing(singleKeyStore('default', testKey()), Date.now()),
+    defaultProfile: 'default',
+    profileHeader: null,
+    allowedProfiles: new Set(),
     logger: logs.logger,
     now: Date.now,
     nextNonce: createNonceSource(),

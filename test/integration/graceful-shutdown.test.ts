@@ -11,7 +11,7 @@ test('a request in flight when the sidecar closes completes; a new one is refuse
   t.teardown(() => {
     slow.close();
   });
-  const { sidecar, proxyUrl } = await startTestSidecar(t, { upstream: toUpstream(`http://127.0.0.1:${(slow.address() as AddressInfo).port}`) });
+  const { sidecar, proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(`http://127.0.0.1:${(slow.address() as AddressInfo).port}`) });
   const inFlight = send(`${proxyUrl}/slow`);
   await new Promise((resolve) => setTimeout(resolve, 100));
   const closed = sidecar.close(5000);

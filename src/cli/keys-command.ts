@@ -1,0 +1,106 @@
+// `sfd-sidecar keys check FILE | list | schema`: validate a key store for the CI of whoever owns the
+// secret, show profiles, keys, windows and expiry (never a secret), print the published JSON Schema.
+import { ConfigError } from '../config/config-error.js';
+import { parseProfileName } from '../config/profile-parsers.js';
+import { SettingReader, type SettingValues } from '../config/setting-reader.js';
+import { singleKeyStore, type KeyStore } from '../keys/key-store.js';
+import { keystoreJsonSchema } from '../keys/keystore-schema.js';
+import { parseKeyStore } from '../keys/parse-key-store.js';
+import { currentKey } from '../keys/select-key.js';
+import type { CliIo } from './cli-io.js';
+import type { OptionSpec } from './parse-command-line.js';
+
+export const KEYS_OPTIONS: OptionSpec = { json: { type: 'boolean' } };
+
+const DAY_MS = 86_400_000;
+const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema';
+
+export function keysCommand(positionals: readonly string[], settings: SettingValues, options: { json?: unknown }, io: CliIo): number {
+  const [action, file] = positionals;
+  switch (action) {
+    case 'check':
+      return check(file, io);
+    case 'list':
+      return list(settings, options.json === true, io);
+    case 'schema':
+      io.stdout(`${JSON.stringify(keystoreJsonSchema(), null, 2)}\n`);
+      return 0;
+    default:
+      io.stderr(`${USAGE}\n`);
+      return 2;
+  }
+}
+
+function check(file: string | undefined, io: CliIo): number {
+  if (!file) {
+    io.stderr(`${USAGE}\n`);
+    return 2;
+  }
+  const loaded = load(file, io);
+  if (!loaded.ok) {
+    io.stderr(`${file}: ${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    return 1;
+  }
+  const keys = [...loaded.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
+  io.stdout(`${file}: valid, ${loaded.store.profiles.size} profile${loaded.store.profiles.size === 1 ? '' : 's'}, ${keys} key${keys === 1 ? '' : 's'}\n`);
+  return 0;
+}
+
+function load(file: string, io: CliIo): { ok: true; store: KeyStore } | { ok: false; problems: readonly string[] } {
+  let text: string;
+  try {
+    text = io.readFile(file);
+  } catch (error) {
+    return { ok: false, problems: [`(file): cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`] };
+  }
+  return parseKeyStore(text, file, io);
+}
+
+interface KeyRow {
+  profile: string;
+  accessKeyId: string;
+  notBefore: string | null;
+  notAfter: string | null;
+  current: boolean;
+  daysToExpiry: number | null;
+}
+
+function list(settings: SettingValues, json: boolean, io: CliIo): number {
+  const r = new SettingReader(settings, io);
+  const path = r.raw('keystoreFile');
+  const profileName = r.read('profile', parseProfileName, 'default') ?? 'default';
+  let store: KeyStore | undefined;
+  if (path !== undefined) {
+    const loaded = load(path.trim(), io);
+    if (loaded.ok) store = loaded.store;
+    else r.problems.push(...loaded.problems.map((p) => `SFD_KEYSTORE_FILE ${p}`));
+  } else {
+    const key = r.accessKey();
+    if (key) store = singleKeyStore(profileName, key);
+  }
+  if (!store) throw new ConfigError(r.problems.length > 0 ? r.problems : ['SFD_KEYSTORE_FILE or SFD_ACCESS_KEY_ID: one is required']);
+  const now = io.now();
+  const rows: KeyRow[] = [];
+  for (const profile of store.profiles.values()) {
+    const current = currentKey(profile, now)?.accessKeyId;
+    for (const stored of profile.keys) {
+      rows.push({
+        profile: profile.name,
+        accessKeyId: stored.key.accessKeyId,
+        notBefore: stored.notBefore === null ? null : new Date(stored.notBefore).toISOString(),
+        notAfter: stored.notAfter === null ? null : new Date(stored.notAfter).toISOString(),
+        current: stored.key.accessKeyId === current,
+        daysToExpiry: stored.notAfter === null ? null : Math.floor(((stored.notAfter - now) / DAY_MS) * 10) / 10,
+      });
+    }
+  }
+  io.stdout(json ? `${JSON.stringify(rows)}\n` : table(rows));
+  return 0;
+}
+
+function table(rows: readonly KeyRow[]): string {
+  const header = ['PROFILE', 'ACCESS KEY ID', 'NOT BEFORE', 'NOT AFTER', 'CURRENT', 'DAYS TO EXPIRY'];
+  const cells = rows.map((row) => [row.profile, row.accessKeyId, row.notBefore ?? '-', row.notAfter ?? '-', row.current ? 'yes' : 'no', row.daysToExpiry === null ? '-' : String(row.daysToExpiry)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
+  return [header, ...cells].map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+}

@@ -1,0 +1,103 @@
+// Keeps the key ring in step with the key store file without a restart (issue #3): it watches the
+// file's directory, not the file (Kubernetes swaps a `..data` symlink, and a watch on the file goes
+// silent after the first swap), debounces bursts of events, re-reads on a timer as a backstop, and
+// reloads on demand (SIGHUP). A file that does not validate whole never replaces the last good one.
+import { watch, type FSWatcher } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Logger } from '../observability/logger.js';
+import type { KeyRing, ReloadResult } from './key-ring.js';
+import { parseKeyStore, type KeyStoreFiles } from './parse-key-store.js';
+import { warnOfExpiringKeys, type ExpiryWarningState } from './expiry-warnings.js';
+
+export interface ReloaderOptions extends KeyStoreFiles {
+  readonly path: string;
+  readonly ring: KeyRing;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly debounceMs: number;
+  readonly intervalMs: number;
+  readonly expiryWarningDays: number;
+}
+
+export interface KeyStoreReloader {
+  /** Reads and, when it validates, swaps in the file now. */
+  reload(reason: string): ReloadResult;
+  start(): void;
+  stop(): void;
+}
+
+export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReloader {
+  const { path, ring, logger } = options;
+  let lastText: string | null = null;
+  let watcher: FSWatcher | null = null;
+  let debounce: NodeJS.Timeout | undefined;
+  let interval: NodeJS.Timeout | undefined;
+  const warnings: ExpiryWarningState = new Map();
+
+  function reload(reason: string): ReloadResult {
+    const now = options.now();
+    let text: string;
+    try {
+      text = options.readFile(path);
+    } catch (error) {
+      return fail([`(file): cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`], reason, now);
+    }
+    if (text === lastText && ring.store() !== null) return 'unchanged';
+    const parsed = parseKeyStore(text, path, options);
+    if (!parsed.ok) return fail(parsed.problems, reason, now);
+    lastText = text;
+    ring.replace(parsed.store, now);
+    const keys = [...parsed.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
+    logger.info('key store loaded', { reason, profiles: parsed.store.profiles.size, keys });
+    warnOfExpiringKeys(parsed.store, now, options.expiryWarningDays, warnings, logger);
+    return 'success';
+  }
+
+  function fail(problems: readonly string[], reason: string, now: number): ReloadResult {
+    ring.recordFailure(problems, now);
+    logger.warn('key store not loaded; keeping the last good keys', { reason, problems: problems.join('; '), keepingLastGood: ring.store() !== null });
+    return 'failure';
+  }
+
+  function schedule(): void {
+    clearTimeout(debounce);
+    debounce = setTimeout(() => reload('file change'), options.debounceMs);
+    debounce.unref();
+  }
+
+  function ensureWatch(): void {
+    if (watcher) return;
+    try {
+      // Any event in the directory: the key store, a secret file beside it, or a `..data` swap.
+      watcher = watch(dirname(path), { persistent: false }, schedule);
+      watcher.on('error', (error) => {
+        logger.warn('key store watch failed; the timer still re-reads it', { errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+        watcher?.close();
+        watcher = null;
+      });
+    } catch (error) {
+      logger.warn('cannot watch the key store directory; the timer still re-reads it', { errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+    }
+  }
+
+  return {
+    reload,
+    start() {
+      ensureWatch();
+      interval = setInterval(() => {
+        ensureWatch();
+        if (reload('timer') !== 'failure') {
+          const store = ring.store();
+          if (store) warnOfExpiringKeys(store, options.now(), options.expiryWarningDays, warnings, logger);
+        }
+      }, options.intervalMs);
+      interval.unref();
+    },
+    stop() {
+      clearTimeout(debounce);
+      clearInterval(interval);
+      watcher?.close();
+      watcher = null;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// Which profile signs a request (issue #3). Without SFD_PROFILE_HEADER every request uses the default
+// profile: a caller cannot reach any other profile's key. With it, a caller may name a profile, but
+// only one listed in SFD_ALLOWED_PROFILES (or the default); the header never goes upstream.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { UpstreamTarget } from '../config/parsers.js';
+import type { SidecarErrorName } from '../errors.js';
+import type { SigningOptions } from '../signing/types.js';
+import type { KeyRing } from './key-ring.js';
+import type { Profile } from './key-store.js';
+
+export interface ResolvedProfile {
+  readonly profile: Profile;
+  readonly upstream: UpstreamTarget;
+  readonly signing: SigningOptions;
+}
+
+export type ProfileResolution = { readonly ok: true; readonly resolved: ResolvedProfile } | { readonly ok: false; readonly error: SidecarErrorName; readonly profileName?: string };
+
+export interface ProfileResolverOptions {
+  readonly ring: KeyRing;
+  readonly defaultProfile: string;
+  /** Lowercase header name, or null when callers may not choose. */
+  readonly header: string | null;
+  readonly allowed: ReadonlySet<string>;
+  readonly defaultUpstream: UpstreamTarget | null;
+  readonly signing: SigningOptions;
+}
+
+export type ProfileResolver = (headers: IncomingHttpHeaders) => ProfileResolution;
+
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+export function createProfileResolver(options: ProfileResolverOptions): ProfileResolver {
+  return (headers) => {
+    let name = options.defaultProfile;
+    if (options.header !== null) {
+      const requested = headers[options.header];
+      if (typeof requested === 'string' && requested.trim() !== '') {
+        const text = requested.trim();
+        if (!PROFILE_NAME.test(text)) return { ok: false, error: 'BadRequest' };
+        if (text !== options.defaultProfile && !options.allowed.has(text)) return { ok: false, error: 'ProfileForbidden', profileName: text };
+        name = text;
+      } else if (requested !== undefined && typeof requested !== 'string') {
+        return { ok: false, error: 'BadRequest' };
+      }
+    }
+    return resolveProfileByName(options, name);
+  };
+}
+
+/** The profile's snapshot, upstream and signing form; NotReady when it has no store entry or upstream. */
+export function resolveProfileByName(
+  options: Pick<ProfileResolverOptions, 'ring' | 'defaultUpstream' | 'signing'>,
+  name: string,
+): ProfileResolution {
+  const profile = options.ring.store()?.profiles.get(name);
+  if (!profile) return { ok: false, error: 'NotReady', profileName: name };
+  const upstream = profile.upstream ?? options.defaultUpstream;
+  if (!upstream) return { ok: false, error: 'NotReady', profileName: name };
+  return { ok: true, resolved: { profile, upstream, signing: { ...options.signing, ...profile.signing } } };
+}

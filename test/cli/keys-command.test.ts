@@ -1,0 +1,121 @@
+// `sfd-sidecar keys check|list|schema` and the key store settings as a user runs them, SIGHUP included.
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { startEmulator } from '../../src/emulator/start-emulator.js';
+import { runCli, startCli } from '../helpers/cli-process.js';
+import { send } from '../helpers/http.js';
+import { eventually, keystoreJson } from '../helpers/keystore-stack.js';
+
+const SECRET = 'cli-keystore-secret-77aa';
+
+function storeFile(contents: string, name = 'keystore.json'): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-keys-'));
+  writeFileSync(join(dir, name), contents);
+  return join(dir, name);
+}
+
+test('keys check: a valid store exits 0 with a summary', async (t) => {
+  const path = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AK1', secret: SECRET }, { accessKeyId: 'AK2', secret: SECRET }] } }));
+  const run = await runCli(['keys', 'check', path]);
+  t.is(run.code, 0, run.stderr);
+  t.is(run.stdout, `${path}: valid, 1 profile, 2 keys\n`);
+});
+
+test('keys check: an invalid store exits 1 listing every problem, without the secret', async (t) => {
+  const path = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AK 1', secret: SECRET, notAfter: 'never' }] }, 'bad name': { keys: [] } }));
+  const run = await runCli(['keys', 'check', path]);
+  t.is(run.code, 1);
+  t.regex(run.stderr, /3 problems/);
+  t.true(run.stderr.includes('profiles.billing.keys[0].accessKeyId'));
+  t.true(run.stderr.includes('profiles.billing.keys[0].notAfter'));
+  t.false(run.stderr.includes(SECRET));
+  const missing = await runCli(['keys', 'check', '/nope/keystore.json']);
+  t.is(missing.code, 1);
+  t.true(missing.stderr.includes('cannot read (ENOENT)'));
+});
+
+test('keys list: profiles, key ids, windows, the current key and days to expiry, never a secret', async (t) => {
+  const soon = new Date(Date.now() + 3.5 * 86_400_000).toISOString();
+  const path = storeFile(
+    keystoreJson({
+      billing: {
+        keys: [
+          { accessKeyId: 'AKOLD', secret: SECRET, notAfter: soon },
+          { accessKeyId: 'AKNEXT', secret: SECRET, notBefore: '2099-01-01T00:00:00Z' },
+        ],
+      },
+    }),
+  );
+  const json = await runCli(['keys', 'list', '--json'], { env: { SFD_KEYSTORE_FILE: path } });
+  t.is(json.code, 0, json.stderr);
+  const rows = JSON.parse(json.stdout) as { accessKeyId: string; current: boolean; daysToExpiry: number | null; notBefore: string | null }[];
+  t.like(rows[0], { accessKeyId: 'AKOLD', current: true });
+  t.true(rows[0]!.daysToExpiry! > 3.3 && rows[0]!.daysToExpiry! <= 3.5);
+  t.like(rows[1], { accessKeyId: 'AKNEXT', current: false, daysToExpiry: null, notBefore: '2099-01-01T00:00:00.000Z' });
+  const human = await runCli(['keys', 'list', '--keystore-file', path]);
+  t.is(human.code, 0);
+  t.regex(human.stdout, /^PROFILE\s+ACCESS KEY ID\s+NOT BEFORE\s+NOT AFTER\s+CURRENT\s+DAYS TO EXPIRY\n/);
+  t.regex(human.stdout, /billing\s+AKOLD\s+-\s+\S+\s+yes\s+3\.\d/);
+  t.false(human.stdout.includes(SECRET) || json.stdout.includes(SECRET));
+});
+
+test('keys schema prints the published JSON Schema', async (t) => {
+  const run = await runCli(['keys', 'schema']);
+  t.is(run.code, 0);
+  t.like(JSON.parse(run.stdout), { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' });
+});
+
+test('setting both a key store and a single key is a configuration error', async (t) => {
+  const run = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: SECRET } });
+  t.is(run.code, 2);
+  t.true(run.stderr.includes('SFD_KEYSTORE_FILE and SFD_ACCESS_KEY_ID/SFD_ACCESS_KEY_SECRET[_FILE]: set one kind of key configuration, not both'));
+  t.false(run.stderr.includes(SECRET));
+  const header = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'X-SFD-Profile' } });
+  t.true(header.stderr.includes('SFD_ALLOWED_PROFILES: required with SFD_PROFILE_HEADER'));
+  const reserved = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'Authorization', SFD_ALLOWED_PROFILES: 'a' } });
+  t.true(reserved.stderr.includes('SFD_PROFILE_HEADER: must be an HTTP header name the sidecar does not set itself'));
+});
+
+test('SIGHUP re-reads the key store in a running sidecar', async (t) => {
+  const emulator = await startEmulator({
+    listen: { host: '127.0.0.1', port: 0 },
+    keys: new Map([
+      ['AKHUP1', { secret: Buffer.from(`${SECRET}-1`), customerId: 12345 }],
+      ['AKHUP2', { secret: Buffer.from(`${SECRET}-2`), customerId: 12345 }],
+    ]),
+  });
+  t.teardown(() => emulator.close());
+  // The watched directory holds only a symlink to the real file, so editing the file raises no watch
+  // event and only SIGHUP (or the hourly timer) can pick the change up.
+  const real = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AKHUP1', secret: `${SECRET}-1` }] } }), 'real.json');
+  const linkDir = mkdtempSync(join(tmpdir(), 'sfd-hup-'));
+  symlinkSync(real, join(linkDir, 'keystore.json'));
+  const sidecar = await startCli(['serve'], /"event":"listening"/, {
+    env: {
+      SFD_LISTEN: '127.0.0.1:0',
+      SFD_ADMIN_LISTEN: '127.0.0.1:0',
+      SFD_UPSTREAM_URL: emulator.url,
+      SFD_KEYSTORE_FILE: join(linkDir, 'keystore.json'),
+      SFD_PROFILE: 'billing',
+      SFD_KEYSTORE_RELOAD_INTERVAL_MS: '3600000',
+    },
+  });
+  t.teardown(() => sidecar.child.kill('SIGKILL'));
+  const port = /"signing":"127\.0\.0\.1:(\d+)"/.exec(sidecar.stdout())![1]!;
+  const url = `http://127.0.0.1:${port}/v1.1/customer/12345`;
+  t.is((await send(url)).status, 200);
+  t.is(emulator.state.accepted.at(-1)?.accessKeyId, 'AKHUP1');
+  writeFileSync(real, keystoreJson({ billing: { keys: [{ accessKeyId: 'AKHUP2', secret: `${SECRET}-2` }] } }));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.is((await send(url)).status, 200);
+  t.is(emulator.state.accepted.at(-1)?.accessKeyId, 'AKHUP1');
+  sidecar.child.kill('SIGHUP');
+  t.true(await eventually(() => sidecar.stdout().includes('"reason":"SIGHUP"')));
+  t.is((await send(url)).status, 200);
+  t.is(emulator.state.accepted.at(-1)?.accessKeyId, 'AKHUP2');
+  sidecar.child.kill('SIGTERM');
+  t.is(await sidecar.exited, 0);
+  t.false(sidecar.stdout().includes(SECRET));
+});

@@ -1,0 +1,54 @@
+// A sidecar whose keys come from a key store file watched by the real reloader, for rotation tests.
+import { readFileSync } from 'node:fs';
+import type { ExecutionContext } from 'ava';
+import { createKeyRing, type KeyRing } from '../../src/keys/key-ring.js';
+import { createKeyStoreReloader, type KeyStoreReloader } from '../../src/keys/key-store-reloader.js';
+import type { SidecarOptions } from '../../src/sidecar.js';
+import type { CapturedLogs } from './log-capture.js';
+import { startTestSidecar, toUpstream } from './stack.js';
+
+export interface KeyStoreSidecar {
+  readonly proxyUrl: string;
+  readonly adminUrl: string;
+  readonly ring: KeyRing;
+  readonly reloader: KeyStoreReloader;
+  readonly logs: CapturedLogs;
+}
+
+export async function startKeyStoreSidecar(
+  t: ExecutionContext,
+  options: { keystorePath: string; upstreamUrl: string; intervalMs?: number; now?: () => number } & Partial<Omit<SidecarOptions, 'defaultUpstream' | 'ring'>>,
+): Promise<KeyStoreSidecar> {
+  const ring = createKeyRing(null, null);
+  const { keystorePath, upstreamUrl, intervalMs, ...rest } = options;
+  const now = options.now ?? Date.now;
+  const started = await startTestSidecar(t, { ...rest, now, defaultUpstream: toUpstream(upstreamUrl), ring });
+  const reloader = createKeyStoreReloader({
+    path: keystorePath,
+    ring,
+    logger: started.logs.logger,
+    now,
+    readFile: (path) => readFileSync(path, 'utf8'),
+    debounceMs: 50,
+    intervalMs: intervalMs ?? 600_000,
+    expiryWarningDays: 7,
+  });
+  reloader.reload('start');
+  reloader.start();
+  t.teardown(() => reloader.stop());
+  return { proxyUrl: started.proxyUrl, adminUrl: started.adminUrl, ring, reloader, logs: started.logs };
+}
+
+export const keystoreJson = (profiles: Record<string, { keys: Record<string, string>[]; [setting: string]: unknown }>): string => JSON.stringify({ profiles });
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Polls until `check` is true or `timeoutMs` passes. */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return true;
+    await sleep(20);
+  }
+  return check();
+}

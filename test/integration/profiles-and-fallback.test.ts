@@ -1,0 +1,134 @@
+// Profile selection and its refusal (one app must not spend another app's key), and the one re-signed
+// retry when the gateway refuses a key while the profile holds another valid one.
+import test, { type ExecutionContext } from 'ava';
+import { startEmulator } from '../../src/emulator/start-emulator.js';
+import { send } from '../helpers/http.js';
+import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
+import { createSecretVolume } from '../helpers/kubelet-volume.js';
+
+const keys = {
+  app: { id: 'AKAPP', secret: 'profile-secret-app-11' },
+  billing: { id: 'AKBILLING', secret: 'profile-secret-billing-22' },
+  payroll: { id: 'AKPAYROLL', secret: 'profile-secret-payroll-33' },
+};
+
+async function gateway(t: ExecutionContext, known: Record<string, string>) {
+  const emulator = await startEmulator({
+    listen: { host: '127.0.0.1', port: 0 },
+    keys: new Map(Object.entries(known).map(([id, secret]) => [id, { secret: Buffer.from(secret), customerId: 12345 }])),
+  });
+  t.teardown(() => emulator.close());
+  return emulator;
+}
+
+const threeProfiles = keystoreJson({
+  app: { keys: [{ accessKeyId: keys.app.id, secret: keys.app.secret }] },
+  billing: { keys: [{ accessKeyId: keys.billing.id, secret: keys.billing.secret }] },
+  payroll: { keys: [{ accessKeyId: keys.payroll.id, secret: keys.payroll.secret }] },
+});
+
+async function profileStack(t: ExecutionContext, header: string | null, allowed: string[]) {
+  const emulator = await gateway(t, { [keys.app.id]: keys.app.secret, [keys.billing.id]: keys.billing.secret, [keys.payroll.id]: keys.payroll.secret });
+  const volume = createSecretVolume({ 'keystore.json': threeProfiles });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+    defaultProfile: 'app',
+    profileHeader: header,
+    allowedProfiles: new Set(allowed),
+  });
+  return { emulator, sidecar };
+}
+
+interface Echo {
+  rawHeaders: string[];
+}
+const headerNames = (echo: Echo): string[] => echo.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+
+test('without SFD_PROFILE_HEADER every request signs with the default profile, whatever the caller sends', async (t) => {
+  const { emulator, sidecar } = await profileStack(t, null, []);
+  const answer = await send(`${sidecar.proxyUrl}/_emulator/echo`, { headers: { 'X-SFD-Profile': 'payroll' } });
+  t.is(answer.status, 200);
+  t.is(emulator.state.accepted.at(-1)?.accessKeyId, keys.app.id);
+});
+
+test('with the header, a caller picks an allowed profile, and the header never goes upstream', async (t) => {
+  const { emulator, sidecar } = await profileStack(t, 'X-SFD-Profile', ['billing']);
+  const billing = await send(`${sidecar.proxyUrl}/_emulator/echo`, { headers: { 'x-sfd-profile': 'billing' } });
+  t.is(billing.status, 200);
+  t.is(emulator.state.accepted.at(-1)?.accessKeyId, keys.billing.id);
+  t.false(headerNames(billing.json<Echo>()).includes('x-sfd-profile'));
+  const fallback = await send(`${sidecar.proxyUrl}/_emulator/echo`);
+  t.is(fallback.status, 200);
+  t.is(emulator.state.accepted.at(-1)?.accessKeyId, keys.app.id);
+  const explicitDefault = await send(`${sidecar.proxyUrl}/_emulator/echo`, { headers: { 'X-SFD-Profile': 'app' } });
+  t.is(explicitDefault.status, 200);
+});
+
+test("a caller naming a profile it is not allowed gets 403 and the other profile's key is never used", async (t) => {
+  const { emulator, sidecar } = await profileStack(t, 'X-SFD-Profile', ['billing']);
+  const before = emulator.state.accepted.length;
+  for (const name of ['payroll', 'PAYROLL', 'unknown']) {
+    const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`, { headers: { 'X-SFD-Profile': name } });
+    t.is(answer.status, 403, name);
+    t.is(answer.json().code, 'Sidecar.ProfileForbidden');
+  }
+  const malformed = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`, { headers: ['X-SFD-Profile', 'billing', 'X-SFD-Profile', 'payroll'] });
+  t.is(malformed.status, 400);
+  t.is(emulator.state.accepted.length, before);
+  t.false(emulator.state.accepted.some((a) => a.accessKeyId === keys.payroll.id));
+});
+
+test('an allowed profile missing from the store is not ready for that request only', async (t) => {
+  const { sidecar } = await profileStack(t, 'X-SFD-Profile', ['billing', 'reports']);
+  const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`, { headers: { 'X-SFD-Profile': 'reports' } });
+  t.is(answer.status, 503);
+  t.is(answer.json().code, 'Sidecar.NotReady');
+  t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
+});
+
+const OLD = { id: 'AKOLD', secret: 'fallback-secret-old-44' };
+const NEW = { id: 'AKNEW', secret: 'fallback-secret-new-55' };
+/** The store prefers OLD (latest notBefore) while NEW is also valid: the overlap of a rotation. */
+const overlapStore = keystoreJson({
+  default: {
+    keys: [
+      { accessKeyId: NEW.id, secret: NEW.secret },
+      { accessKeyId: OLD.id, secret: OLD.secret, notBefore: '2020-01-01T00:00:00Z' },
+    ],
+  },
+});
+
+for (const [title, gatewayKeys, refusal] of [
+  ['401 Signature.NotMatch', { [OLD.id]: 'the-gateway-has-another-secret', [NEW.id]: NEW.secret }, 'Signature.NotMatch'],
+  ['400 AccessKeyId.Invalid', { [NEW.id]: NEW.secret }, 'AccessKeyId.Invalid'],
+] as const) {
+  test(`on ${title} the request is re-signed once with the other valid key and succeeds`, async (t) => {
+    const emulator = await gateway(t, gatewayKeys);
+    const volume = createSecretVolume({ 'keystore.json': overlapStore });
+    const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+    const answer = await send(`${sidecar.proxyUrl}/cdn/v1.0/services/1001/rateLimit`, { method: 'POST', body: '{"timeWindow": 9, "requestLimit": 3}' });
+    t.is(answer.status, 200, answer.body.toString());
+    t.is(emulator.state.accepted.at(-1)?.accessKeyId, NEW.id);
+    t.is(emulator.state.accepted.length, 1);
+    const retry = sidecar.logs.lines().find((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile');
+    t.like(retry, { refusedAccessKeyId: OLD.id, retryAccessKeyId: NEW.id, upstreamCode: refusal });
+    t.like(sidecar.logs.lines().find((l) => l.event === 'request'), { status: 200, resigned: true, accessKeyId: NEW.id });
+  });
+}
+
+test('with no other valid key the refusal passes through unchanged, and a retry is never repeated', async (t) => {
+  const emulator = await gateway(t, { [OLD.id]: 'another-secret', [NEW.id]: 'yet-another-secret' });
+  const volume = createSecretVolume({ 'keystore.json': overlapStore });
+  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
+  t.is(answer.status, 401);
+  t.is(answer.json().code, 'Signature.NotMatch');
+  t.is(sidecar.logs.lines().filter((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile').length, 1);
+
+  volume.update({ 'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: OLD.id, secret: OLD.secret }] } }) });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const single = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
+  t.is(single.status, 401);
+  t.deepEqual(single.json(), { code: 'Signature.NotMatch', message: 'The signature does not match.' });
+});
