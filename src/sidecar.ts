@@ -8,6 +8,8 @@ import type { KeyRing } from './keys/key-ring.js';
 import { createProfileResolver, resolveProfileByName } from './keys/profile-resolver.js';
 import { currentKey } from './keys/select-key.js';
 import type { Logger } from './observability/logger.js';
+import type { Metrics } from './observability/metrics.js';
+import { createProxyObserver } from './observability/proxy-observer.js';
 import { createProxyApp } from './proxy/create-proxy-app.js';
 import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
@@ -33,6 +35,8 @@ export interface SidecarOptions {
   readonly profileHeader: string | null;
   readonly allowedProfiles: ReadonlySet<string>;
   readonly logger: Logger;
+  /** The app instance's metrics; key store reloads are counted from the moment it is given. */
+  readonly metrics: Metrics;
   readonly now: () => number;
   readonly nextNonce: NonceSource;
 }
@@ -65,6 +69,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     forwarders,
     logger: options.logger,
     now: options.now,
+    observer: createProxyObserver(options.metrics, options.now),
   });
   const proxyServer = createHttpServer(createProxyApp(handler), { onUnparsable: unparsableAnswer });
   let proxyBound = false;
@@ -79,7 +84,16 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     };
     return { ready: reasons.length === 0, reasons, keystore };
   };
-  const adminServer = createHttpServer(createAdminApp({ readiness }), { onUnparsable: unparsableAnswer });
+  options.metrics.observeKeys({
+    keys: () => keyStates(options),
+    lastSuccessMs: () => options.ring.status().lastSuccessAt,
+    ready: () => readiness().ready,
+  });
+  const { registry } = options.metrics;
+  const adminServer = createHttpServer(
+    createAdminApp({ readiness, metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }) }),
+    { onUnparsable: unparsableAnswer },
+  );
 
   const adminAddress = await listen(adminServer, options.adminListen);
   let proxyAddress: AddressInfo;
@@ -120,6 +134,19 @@ function defaultProfileProblems(options: SidecarOptions): string[] {
     return [options.ring.store()?.profiles.has(name) ? `profile "${name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set` : `profile "${name}" is not in the key store`];
   }
   return currentKey(resolution.resolved.profile, options.now()) ? [] : [`profile "${name}" has no key valid now`];
+}
+
+function keyStates(options: SidecarOptions): { profile: string; accessKeyId: string; notAfterMs: number | null; current: boolean }[] {
+  const now = options.now();
+  return [...(options.ring.store()?.profiles.values() ?? [])].flatMap((profile) => {
+    const current = currentKey(profile, now)?.accessKeyId;
+    return profile.keys.map((stored) => ({
+      profile: profile.name,
+      accessKeyId: stored.key.accessKeyId,
+      notAfterMs: stored.notAfter,
+      current: stored.key.accessKeyId === current,
+    }));
+  });
 }
 
 function unparsableAnswer(): { status: number; body: string; headers: Record<string, string> } {

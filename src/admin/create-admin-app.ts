@@ -1,4 +1,4 @@
-// The admin listener's app: liveness and readiness (and, later, metrics). It never signs anything.
+// The admin listener's app: liveness, readiness and Prometheus metrics. It never signs anything.
 import { Hono } from 'hono';
 
 export interface Readiness {
@@ -11,16 +11,22 @@ export interface Readiness {
 
 export interface AdminAppDeps {
   readonly readiness: () => Readiness;
+  /** The Prometheus exposition and its content type. */
+  readonly metrics: () => Promise<{ body: string; contentType: string }>;
 }
 
 export function createAdminApp(deps: AdminAppDeps): Hono {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/metrics', async (c) => {
+    const { body, contentType } = await deps.metrics();
+    return c.body(body, 200, { 'Content-Type': contentType });
+  });
   app.get('/readyz', (c) => {
     const { ready, reasons, keystore } = deps.readiness();
     const details = keystore ? { keystore } : {};
     return ready ? c.json({ status: 'ready', ...details }) : c.json({ status: 'not ready', reasons, ...details }, 503);
   });
-  app.notFound((c) => c.json({ code: 'Sidecar.NotFound', message: 'The admin listener serves /healthz and /readyz.' }, 404));
+  app.notFound((c) => c.json({ code: 'Sidecar.NotFound', message: 'The admin listener serves /healthz, /readyz and /metrics.' }, 404));
   return app;
 }

@@ -9,6 +9,7 @@ import { createKeyRing, type KeyRing } from '../keys/key-ring.js';
 import { singleKeyStore } from '../keys/key-store.js';
 import { createKeyStoreReloader, type KeyStoreReloader } from '../keys/key-store-reloader.js';
 import { createLogger, type Logger } from '../observability/logger.js';
+import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { formatAddress } from '../server/listen.js';
 import { startSidecar } from '../sidecar.js';
 import { createAccessKey } from '../signing/access-key.js';
@@ -25,7 +26,8 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
   const config = loadConfig(values, { readFile: deps.readFile, production: deps.production });
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const emulator = config.demo ? await startEmulator({ listen: { host: '127.0.0.1', port: 0 } }) : undefined;
-  const { ring, reloader } = loadKeys(config, deps, logger);
+  const metrics = createMetrics();
+  const { ring, reloader } = loadKeys(config, deps, logger, metrics);
   try {
     const sidecar = await startSidecar({
       defaultUpstream: emulator ? demoUpstream(emulator) : config.upstream,
@@ -40,6 +42,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
       profileHeader: config.profileHeader,
       allowedProfiles: new Set(config.allowedProfiles),
       logger,
+      metrics,
       now: deps.now,
       nextNonce: createNonceSource(),
     });
@@ -64,11 +67,12 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
   }
 }
 
-function loadKeys(config: Config, deps: ServeDeps, logger: Logger): { ring: KeyRing; reloader?: KeyStoreReloader } {
+function loadKeys(config: Config, deps: ServeDeps, logger: Logger, metrics: Metrics): { ring: KeyRing; reloader?: KeyStoreReloader } {
   const source = config.keySource;
   if (source.kind === 'demo') return { ring: createKeyRing(singleKeyStore(config.profile, createAccessKey(DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET)), deps.now()) };
   if (source.kind === 'single') return { ring: createKeyRing(singleKeyStore(config.profile, source.key), deps.now()) };
   const ring = createKeyRing(null, null);
+  ring.onChange((result) => metrics.counters.sfd_keystore_reloads_total.inc({ result }));
   const reloader = createKeyStoreReloader({
     path: source.path,
     ring,

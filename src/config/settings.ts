@@ -16,7 +16,7 @@ export const SETTINGS = define({
   envFile: { env: 'SFD_ENV_FILE', defaultText: '.env', description: 'dotenv file read at start when present; real environment variables win over it' },
   upstreamUrl: { env: 'SFD_UPSTREAM_URL', description: 'base URL of the gateway, https://host[:port][/prefix]; required except in the demo' },
   listen: { env: 'SFD_LISTEN', defaultText: '127.0.0.1:8080', description: 'signing listener; keep it on loopback' },
-  adminListen: { env: 'SFD_ADMIN_LISTEN', defaultText: '0.0.0.0:9090', description: 'admin listener: /healthz, /readyz' },
+  adminListen: { env: 'SFD_ADMIN_LISTEN', defaultText: '0.0.0.0:9090', description: 'admin listener: /healthz, /readyz, /metrics' },
   accessKeyId: { env: 'SFD_ACCESS_KEY_ID', description: 'access key id' },
   accessKeySecret: { env: 'SFD_ACCESS_KEY_SECRET', description: 'access key secret (prefer the _FILE form)', secret: true },
   accessKeySecretFile: { env: 'SFD_ACCESS_KEY_SECRET_FILE', description: 'file holding the access key secret; one trailing newline is ignored' },

@@ -8,6 +8,8 @@ import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.j
 import type { ProfileResolver } from '../keys/profile-resolver.js';
 import { alternateKey, currentKey } from '../keys/select-key.js';
 import { describeError, type Logger } from '../observability/logger.js';
+import { operationOf, type Operation } from '../observability/operation-name.js';
+import type { ProxyObserver, RequestLabels } from '../observability/proxy-observer.js';
 import type { AccessKey } from '../signing/types.js';
 import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller } from './outgoing-headers.js';
@@ -16,6 +18,7 @@ import { readBody } from './read-body.js';
 import type { RequestSigner } from './request-signer.js';
 import { resolveRequestTarget } from './request-target.js';
 import { newTraceId, sendSidecarError } from './send-error.js';
+import { tapErrorCode } from './tap-error-code.js';
 
 export interface ProxyHandlerDeps {
   readonly resolveProfile: ProfileResolver;
@@ -26,8 +29,7 @@ export interface ProxyHandlerDeps {
   readonly forwarders: ForwarderPool;
   readonly logger: Logger;
   readonly now: () => number;
-  /** Told of each re-signed retry (metrics). */
-  readonly onResign?: (profile: string) => void;
+  readonly observer: ProxyObserver;
 }
 
 export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
@@ -36,7 +38,12 @@ export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse)
 interface RequestRecord {
   method: string;
   path: string;
+  operation: Operation;
+  /** A profile of the key store (never a name the caller was refused). */
   profile?: string;
+  /** A profile the caller asked for and was refused. */
+  refusedProfile?: string;
+  traceparent?: string;
   status?: number;
   accessKeyId?: string;
   upstreamTraceId?: string;
@@ -54,25 +61,30 @@ const KEY_REFUSED = new Map([
 const ERROR_PREFIX_LIMIT = 16 * 1024;
 
 export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
-  const { logger } = deps;
+  const { logger, observer } = deps;
 
   return (incoming, outgoing) => {
     const started = performance.now();
+    observer.requestStarted();
     const rawUrl = incoming.url ?? '';
     const queryAt = rawUrl.indexOf('?');
-    const record: RequestRecord = { method: incoming.method ?? '', path: queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt) };
+    const method = incoming.method ?? '';
+    const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
+    const record: RequestRecord = { method, path, operation: operationOf(method, path) };
+    const traceparent = incoming.headers.traceparent;
+    if (typeof traceparent === 'string') record.traceparent = traceparent;
+    const labels = (): RequestLabels => ({ profile: record.profile ?? 'none', operation: record.operation, method });
     outgoing.once('close', () => {
-      logger.info('request', {
-        ...record,
-        status: outgoing.headersSent ? outgoing.statusCode : record.status,
-        completed: outgoing.writableFinished,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      });
+      const seconds = (performance.now() - started) / 1000;
+      const status = outgoing.headersSent ? outgoing.statusCode : 0;
+      observer.requestFinished(labels(), status, seconds);
+      logger.info('request', { ...record, status, completed: outgoing.writableFinished, durationMs: Math.round(seconds * 1e6) / 1000 });
     });
 
     const fail = (spec: SidecarErrorSpec, cause?: unknown): void => {
       record.sidecarTraceId = newTraceId();
       record.errorCode = spec.code;
+      observer.sidecarError(spec.code);
       if (cause !== undefined) logger.warn('sidecar error', { code: spec.code, sidecarTraceId: record.sidecarTraceId, ...describeError(cause) });
       sendSidecarError(outgoing, spec, record.sidecarTraceId, !incoming.complete);
     };
@@ -80,7 +92,8 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     const run = async (): Promise<void> => {
       const resolution = deps.resolveProfile(incoming.headers);
       if (!resolution.ok) {
-        if (resolution.profileName !== undefined) record.profile = resolution.profileName;
+        if (resolution.error === 'ProfileForbidden') record.refusedProfile = resolution.profileName;
+        else if (resolution.profileName !== undefined) record.profile = resolution.profileName;
         return fail(SIDECAR_ERRORS[resolution.error]);
       }
       const { resolved } = resolution;
@@ -91,19 +104,24 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       const key = currentKey(resolved.profile, deps.now());
       if (!key) return fail(SIDECAR_ERRORS.NotReady);
       const prepared = prepareOutgoingHeaders(incoming.rawHeaders, deps.profileHeader);
-      const method = record.method;
-      const path = target.rawQuery === null ? target.path : `${target.path}?${target.rawQuery}`;
+      const upstreamPath = target.rawQuery === null ? target.path : `${target.path}?${target.rawQuery}`;
       const forwarder = deps.forwarders.get(resolved.upstream);
 
+      /** Streams an upstream answer to the caller; error codes are counted as the body passes. */
       const relay = (response: IncomingMessage, prefix?: { bytes: Buffer; complete: boolean }): void => {
+        const status = response.statusCode ?? 502;
         const traceId = response.headers['x-sfd-trace-id'];
         if (typeof traceId === 'string') record.upstreamTraceId = traceId;
         const responseHeaders = responseHeadersForCaller(response.rawHeaders);
         if (prepared.closeRequested) responseHeaders.push('Connection', 'close');
-        outgoing.writeHead(response.statusCode ?? 502, response.statusMessage, responseHeaders);
-        if (prefix?.complete) return void outgoing.end(prefix.bytes);
+        outgoing.writeHead(status, response.statusMessage, responseHeaders);
+        if (prefix?.complete) {
+          if (status >= 400) observer.upstreamError(labels(), status, errorCodeOf(prefix.bytes));
+          return void outgoing.end(prefix.bytes);
+        }
         if (prefix) outgoing.write(prefix.bytes);
         pipeline(response, outgoing, () => undefined);
+        if (status >= 400) tapErrorCode(response, prefix?.bytes ?? null, (code) => observer.upstreamError(labels(), status, code));
       };
 
       const attempt = (signingKey: AccessKey, isRetry: boolean): void => {
@@ -114,8 +132,10 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
         record.accessKeyId = signingKey.accessKeyId;
         const headers: OutgoingHttpHeaders = { ...prepared.headers, ...signed.headers };
         if (body.length > 0 || METHODS_WITH_BODY.has(method)) headers['Content-Length'] = body.length;
-        forwarder.forward(incoming, outgoing, { method, path, headers, body }, {
+        const sentAt = performance.now();
+        forwarder.forward(incoming, outgoing, { method, path: upstreamPath, headers, body }, {
           onResponse(response) {
+            observer.upstreamAnswered(labels(), response.statusCode ?? 0, (performance.now() - sentAt) / 1000, response.headers.date);
             const refusedCodes = isRetry ? undefined : KEY_REFUSED.get(response.statusCode ?? 0);
             const alternate = refusedCodes ? alternateKey(resolved.profile, deps.now(), signingKey.accessKeyId) : null;
             if (!refusedCodes || !alternate) return relay(response);
@@ -124,7 +144,8 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
               if (outgoing.destroyed) return;
               if (code === null || !refusedCodes.has(code)) return relay(response, prefix);
               record.resigned = true;
-              deps.onResign?.(resolved.profile.name);
+              observer.upstreamError(labels(), response.statusCode ?? 0, code);
+              observer.resigned(resolved.profile.name);
               logger.warn('upstream refused the key; re-signing once with another key of the profile', {
                 profile: resolved.profile.name,
                 refusedAccessKeyId: signingKey.accessKeyId,

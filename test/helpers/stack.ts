@@ -3,6 +3,7 @@ import type { ExecutionContext } from 'ava';
 import { parseUpstreamUrl, type UpstreamTarget } from '../../src/config/parsers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 import { startSidecar, type RunningSidecar, type SidecarOptions } from '../../src/sidecar.js';
 import { createKeyRing } from '../../src/keys/key-ring.js';
 import { singleKeyStore } from '../../src/keys/key-store.js';
@@ -73,6 +74,7 @@ export async function startTestSidecar(
     profileHeader: null,
     allowedProfiles: new Set(),
     logger: logs.logger,
+    metrics: createMetrics(),
     now: Date.now,
     nextNonce: createNonceSource(),
     ...options,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { SETTING_LIST } from '../../src/config/settings.js';
 import { SIDECAR_ERRORS } from '../../src/errors.js';
+import { METRIC_DEFINITIONS } from '../../src/observability/metrics.js';
 
 const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
 
@@ -40,5 +41,13 @@ test('the errors table lists every sidecar error with its status', (t) => {
     Object.values(SIDECAR_ERRORS)
       .sort((a, b) => a.status - b.status)
       .map((e) => [String(e.status), `\`${e.code}\``]),
+  );
+});
+
+test('the metrics table lists every metric with its type, labels and meaning', (t) => {
+  const rows = tableAfter('### Metrics');
+  t.deepEqual(
+    rows,
+    METRIC_DEFINITIONS.map((m) => [`\`${m.name}\``, m.type, m.labels.map((l) => `\`${l}\``).join(', '), m.help]),
   );
 });

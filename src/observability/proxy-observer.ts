@@ -1,0 +1,59 @@
+// What the signing handler reports, and its Prometheus implementation: requests, latencies, upstream
+// and sidecar errors, in-flight count, clock skew and re-signed retries (issue #4).
+import { statusClass, type Metrics } from './metrics.js';
+import { errorCodeLabel, type Operation } from './operation-name.js';
+
+export interface RequestLabels {
+  /** A profile from the key store, or `none` when the request was refused before one was chosen. */
+  readonly profile: string;
+  readonly operation: Operation;
+  readonly method: string;
+}
+
+export interface ProxyObserver {
+  requestStarted(): void;
+  requestFinished(labels: RequestLabels, status: number, seconds: number): void;
+  /** The upstream sent response headers `seconds` after the request was sent. */
+  upstreamAnswered(labels: RequestLabels, status: number, seconds: number, dateHeader: string | undefined): void;
+  /** An upstream 4xx/5xx answer and the `code` of its JSON body, or null when it has none. */
+  upstreamError(labels: RequestLabels, status: number, code: string | null): void;
+  sidecarError(code: string): void;
+  resigned(profile: string): void;
+}
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The method label is bounded too: anything unusual is `OTHER`. */
+const methodLabel = (method: string): string => (KNOWN_METHODS.has(method) ? method : 'OTHER');
+
+export function createProxyObserver(metrics: Metrics, now: () => number): ProxyObserver {
+  const { counters, histograms } = metrics;
+  return {
+    requestStarted: () => metrics.inflight.inc(),
+    requestFinished(labels, status, seconds) {
+      metrics.inflight.dec();
+      const method = methodLabel(labels.method);
+      counters.sfd_requests_total.inc({ profile: labels.profile, operation: labels.operation, method, status: String(status) });
+      histograms.sfd_request_duration_seconds.observe({ profile: labels.profile, operation: labels.operation, method, status_class: statusClass(status) }, seconds);
+    },
+    upstreamAnswered(labels, status, seconds, dateHeader) {
+      histograms.sfd_upstream_duration_seconds.observe({ profile: labels.profile, operation: labels.operation, status_class: statusClass(status) }, seconds);
+      const upstreamMs = dateHeader ? Date.parse(dateHeader) : Number.NaN;
+      if (!Number.isNaN(upstreamMs)) metrics.clockSkew.set((upstreamMs - now()) / 1000);
+    },
+    upstreamError(labels, status, code) {
+      counters.sfd_upstream_errors_total.inc({ profile: labels.profile, operation: labels.operation, status: String(status), error_code: errorCodeLabel(code) });
+    },
+    sidecarError: (code) => counters.sfd_sidecar_errors_total.inc({ code }),
+    resigned: (profile) => counters.sfd_resign_retries_total.inc({ profile }),
+  };
+}
+
+/** An observer that records nothing. */
+export const silentObserver: ProxyObserver = {
+  requestStarted() {},
+  requestFinished() {},
+  upstreamAnswered() {},
+  upstreamError() {},
+  sidecarError() {},
+  resigned() {},
+};

@@ -1,0 +1,68 @@
+// What /metrics on the admin listener shows after real traffic through the sidecar to the emulator.
+import test from 'ava';
+import { parseExposition, valueOf } from '../helpers/exposition.js';
+import { send } from '../helpers/http.js';
+import { TEST_SECRET } from '../helpers/secrets.js';
+import { startStack } from '../helpers/stack.js';
+
+test('requests, upstream errors by code, sidecar errors and latencies are counted with bounded labels', async (t) => {
+  const { proxyUrl, adminUrl, emulator } = await startStack(t, { sidecar: { maxBodyBytes: 100 } });
+  for (let i = 0; i < 3; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 200);
+  t.is((await send(`${proxyUrl}/cdn/v1.0/services/2001/rateLimit`)).status, 400);
+  t.is((await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, { method: 'POST', body: '{"timeWindow": 1, "requestLimit": 2}' })).status, 200);
+  t.is((await send(`${proxyUrl}/some/raw/path/999?x=1`)).status, 400);
+  t.is((await send(`${proxyUrl}/x`, { method: 'POST', body: 'y'.repeat(101) })).status, 413);
+  emulator.state.form = { ...emulator.state.form, shape: 'no-keyid' };
+  t.is((await send(`${proxyUrl}/v1.2/customer`)).status, 401);
+
+  const scrape = await send(`${adminUrl}/metrics`);
+  t.is(scrape.status, 200);
+  t.regex(String(scrape.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+  const text = scrape.body.toString();
+  const samples = parseExposition(text);
+  const base = { profile: 'default', method: 'GET' };
+  t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'getCustomer', status: '200' }), 3);
+  t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'getCustomer', status: '401' }), 1);
+  t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'getRateLimit', status: '400' }), 1);
+  t.is(valueOf(samples, 'sfd_requests_total', { profile: 'default', method: 'POST', operation: 'upsertRateLimit', status: '200' }), 1);
+  t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'other', status: '400' }), 1);
+  t.is(valueOf(samples, 'sfd_requests_total', { profile: 'default', method: 'POST', operation: 'other', status: '413' }), 1);
+  t.is(valueOf(samples, 'sfd_upstream_errors_total', { operation: 'getRateLimit', status: '400', error_code: 'ServiceId.IdPermission' }), 1);
+  t.is(valueOf(samples, 'sfd_upstream_errors_total', { operation: 'getCustomer', status: '401', error_code: 'Signature.NotMatch' }), 1);
+  t.is(valueOf(samples, 'sfd_upstream_errors_total', { operation: 'other', status: '400', error_code: 'URI.Invalid' }), 1);
+  t.is(valueOf(samples, 'sfd_sidecar_errors_total', { code: 'Sidecar.BodyTooLarge' }), 1);
+  t.is(valueOf(samples, 'sfd_request_duration_seconds_count', { ...base, operation: 'getCustomer', status_class: '2xx' }), 3);
+  t.is(valueOf(samples, 'sfd_upstream_duration_seconds_count', { profile: 'default', operation: 'getCustomer', status_class: '2xx' }), 3);
+  t.is(valueOf(samples, 'sfd_inflight_requests'), 0);
+  t.is(valueOf(samples, 'sfd_key_current', { profile: 'default', access_key_id: 'AKTEST000000001' }), 1);
+  t.is(valueOf(samples, 'sfd_ready'), 1);
+  t.true(Math.abs(valueOf(samples, 'sfd_clock_skew_seconds') ?? 99) <= 1.5);
+  t.true(samples.some((s) => s.name === 'sfd_process_cpu_user_seconds_total'));
+  t.false(samples.some((s) => Object.values(s.labels).some((v) => v.includes('/'))), 'no raw path is a label value');
+  t.false(text.includes(TEST_SECRET));
+});
+
+test('clock skew is the upstream Date header minus the local clock', async (t) => {
+  const { proxyUrl, adminUrl, emulator } = await startStack(t);
+  emulator.state.now = () => Date.now() + 20 * 60_000;
+  // The emulator refuses a signature more than an hour off its clock; 20 minutes is accepted.
+  t.is((await send(`${proxyUrl}/v1.2/customer`)).status, 200);
+  const skew = valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), 'sfd_clock_skew_seconds')!;
+  t.true(skew > 1198 && skew <= 1201, String(skew));
+});
+
+test('a refused profile is counted as profile "none", never under the name the caller sent', async (t) => {
+  const { proxyUrl, adminUrl } = await startStack(t, { sidecar: { profileHeader: 'X-SFD-Profile', allowedProfiles: new Set(['other']) } });
+  t.is((await send(`${proxyUrl}/v1.2/customer`, { headers: { 'X-SFD-Profile': 'attacker-chosen-name' } })).status, 403);
+  const samples = parseExposition((await send(`${adminUrl}/metrics`)).body.toString());
+  t.is(valueOf(samples, 'sfd_requests_total', { profile: 'none', status: '403' }), 1);
+  t.is(valueOf(samples, 'sfd_sidecar_errors_total', { code: 'Sidecar.ProfileForbidden' }), 1);
+  t.false(samples.some((s) => s.labels.profile === 'attacker-chosen-name'));
+});
+
+test('the metrics live on the admin listener only, never on the signing port', async (t) => {
+  const { proxyUrl, emulator } = await startStack(t);
+  const answer = await send(`${proxyUrl}/metrics`);
+  t.is(answer.json().code, 'URI.Invalid');
+  t.is(emulator.state.accepted.length, 1, 'the request went upstream as any other path would');
+});
