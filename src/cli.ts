@@ -3,13 +3,11 @@ import { ConfigError } from './config/config-error.js';
 import { mergeSettingSources } from './config/setting-sources.js';
 import { SETTING_LIST, flagFor } from './config/settings.js';
 import type { CommandResult } from './cli/cli-io.js';
-import { EMULATOR_OPTIONS, emulatorCommand } from './cli/emulator-command.js';
-import { KEYS_OPTIONS, keysCommand } from './cli/keys-command.js';
+import { DOCTOR_OPTIONS, EMULATOR_OPTIONS, KEYS_OPTIONS, NOTIFY_OPTIONS, SIGN_OPTIONS } from './cli/command-options.js';
 import { parseCommandLine, type OptionSpec } from './cli/parse-command-line.js';
-import { serveCommand, type ServeDeps } from './cli/serve-command.js';
-import { SIGN_OPTIONS, signCommand } from './cli/sign-command.js';
+import type { ServeDeps } from './cli/serve-command.js';
 
-const COMMANDS = ['serve', 'sign', 'emulator', 'keys'] as const;
+const COMMANDS = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
@@ -17,6 +15,8 @@ const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
   sign: SIGN_OPTIONS,
   emulator: EMULATOR_OPTIONS,
   keys: KEYS_OPTIONS,
+  notify: NOTIFY_OPTIONS,
+  doctor: DOCTOR_OPTIONS,
 };
 
 export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<CommandResult> {
@@ -39,15 +39,20 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
       return { exitCode: 0 };
     }
     const values = mergeSettingSources({ flags: line.settings, env: deps.env, readFileIfExists: deps.readFileIfExists });
+    // Each command's modules load only when it runs: `serve` stays small in memory.
     switch (command) {
       case 'serve':
-        return { service: await serveCommand(values, deps) };
+        return { service: await (await import('./cli/serve-command.js')).serveCommand(values, deps) };
       case 'sign':
-        return { exitCode: signCommand(values, line.options, deps) };
+        return { exitCode: (await import('./cli/sign-command.js')).signCommand(values, line.options, deps) };
       case 'emulator':
-        return { service: await emulatorCommand(values, line.options, deps) };
+        return { service: await (await import('./cli/emulator-command.js')).emulatorCommand(values, line.options, deps) };
       case 'keys':
-        return { exitCode: keysCommand(line.positionals, values, line.options, deps) };
+        return { exitCode: (await import('./cli/keys-command.js')).keysCommand(line.positionals, values, line.options, deps) };
+      case 'doctor':
+        return { exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(values, line.options, deps) };
+      case 'notify':
+        return { exitCode: await (await import('./cli/notify-command.js')).notifyCommand(line.options, deps) };
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -71,6 +76,8 @@ export function usage(): string {
     '                        [--date yyyyMMddTHHmmssZ] [--nonce DIGITS] [--json] [settings]',
     '       sfd-sidecar emulator [--listen HOST:PORT] [settings]',
     '       sfd-sidecar keys check FILE | keys list [--json] [settings] | keys schema',
+    '       sfd-sidecar doctor [--profile NAME] [--json] [settings]',
+    '       sfd-sidecar notify --url URL --status started|ended|error [--recording-id ID] [--stream-id ID] [--type recording|stream-status]',
     '',
     'Settings (flag, environment variable, meaning); flags win over the environment, which wins over the dotenv file:',
     ...settings,

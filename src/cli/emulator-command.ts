@@ -6,9 +6,6 @@ import { DEMO_ACCESS_KEY_ID, DEMO_CUSTOMER_ID } from '../emulator/seed-data.js';
 import { demoKeys, startEmulator } from '../emulator/start-emulator.js';
 import type { EmulatorKey } from '../emulator/verifier.js';
 import type { CliIo, RunningService } from './cli-io.js';
-import type { OptionSpec } from './parse-command-line.js';
-
-export const EMULATOR_OPTIONS: OptionSpec = { listen: { type: 'string' } };
 
 export async function emulatorCommand(settings: SettingValues, options: { listen?: unknown }, io: CliIo): Promise<RunningService> {
   const r = new SettingReader(settings, io);

@@ -8,9 +8,6 @@ import { keystoreJsonSchema } from '../keys/keystore-schema.js';
 import { parseKeyStore } from '../keys/parse-key-store.js';
 import { currentKey } from '../keys/select-key.js';
 import type { CliIo } from './cli-io.js';
-import type { OptionSpec } from './parse-command-line.js';
-
-export const KEYS_OPTIONS: OptionSpec = { json: { type: 'boolean' } };
 
 const DAY_MS = 86_400_000;
 const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema';

@@ -7,18 +7,6 @@ import { createNonceSource, isValidNonce } from '../signing/nonce.js';
 import { signRequest, type SignResult } from '../signing/sign-request.js';
 import type { HeaderField } from '../signing/types.js';
 import type { CliIo } from './cli-io.js';
-import type { OptionSpec } from './parse-command-line.js';
-
-export const SIGN_OPTIONS: OptionSpec = {
-  method: { type: 'string' },
-  url: { type: 'string' },
-  date: { type: 'string' },
-  nonce: { type: 'string' },
-  header: { type: 'string', multiple: true },
-  body: { type: 'string' },
-  'body-file': { type: 'string' },
-  json: { type: 'boolean' },
-};
 
 type SignOptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
 

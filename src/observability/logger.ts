@@ -31,10 +31,9 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
       level,
       base: { service: 'sfd-sidecar' },
       messageKey: 'event',
-      timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }), log: scrubFields },
     },
-    destination ?? pino.destination({ dest: 1, sync: false }),
+    destination ?? bufferedStdout(),
   );
   const write =
     (method: 'debug' | 'info' | 'warn' | 'error') =>
@@ -59,6 +58,18 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
     else clean[name] = `[${typeof value}]`;
   }
   return clean;
+}
+
+/**
+ * stdout through sonic-boom, buffered: one write syscall per 4 KiB of lines instead of one per line
+ * (measured: a write per request line cost about a fifth of the sidecar's CPU at concurrency 1), and
+ * flushed every 250 ms so that a line never waits longer than that at low traffic.
+ */
+function bufferedStdout(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const timer = setInterval(() => destination.flush(), 250);
+  timer.unref();
+  return destination;
 }
 
 /** A logger that writes nothing, for commands and tests that do not look at logs. */

@@ -50,6 +50,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   const { upstream } = options;
   const agentOptions = {
     keepAlive: true,
+    noDelay: true,
     maxSockets: options.maxSockets ?? 64,
     maxFreeSockets: options.maxSockets ?? 64,
     scheduling: 'lifo' as const,

@@ -2,9 +2,15 @@
 import type { IncomingMessage } from 'node:http';
 import { SidecarError } from '../errors.js';
 
+const EMPTY = Buffer.alloc(0);
+const NO_BODY = Promise.resolve(EMPTY);
+
 export function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(new SidecarError('BodyTooLarge'));
+  // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to
+  // wait for. Node discards the (empty) rest of the message itself.
+  if (declaresNoBody(incoming)) return NO_BODY;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -38,4 +44,10 @@ export function readBody(incoming: IncomingMessage, limit: number): Promise<Buff
     incoming.on('error', onError);
     incoming.on('aborted', onAborted);
   });
+}
+
+/** True when the request declares no body: no Transfer-Encoding and no or a zero Content-Length. */
+export function declaresNoBody(incoming: IncomingMessage): boolean {
+  const declared = incoming.headers['content-length'];
+  return (declared === undefined || declared === '0') && incoming.headers['transfer-encoding'] === undefined;
 }

@@ -1,0 +1,317 @@
+// `npm run bench [-- --quick]`: the cost of the sidecar, measured against calling the upstream
+// directly and against an nginx pass-through proxy, in one run. Each proxy runs alone on core 0, the
+// upstream and the load generator on core 1; rows alternate within each round so a noisy machine
+// affects all alike. Exits non-zero only when a scenario saw errors, never on timings.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const quick = process.argv.includes('--quick');
+const rounds = quick ? 1 : 3;
+const seconds = quick ? 2 : 10;
+const warmupSeconds = quick ? 1 : 3;
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+type RowName = 'direct' | 'sidecar' | 'nginx';
+interface Scenario {
+  readonly name: string;
+  readonly method: 'GET' | 'POST';
+  readonly connections: number;
+  /** Requests per second for a fixed-rate run; undefined for as fast as possible. */
+  readonly rate?: number;
+}
+interface Measurement {
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  errors: number;
+  cpuUsPerRequest: number | null;
+  rssMb: number | null;
+  newUpstreamSockets: number | null;
+}
+
+const scenarios: Scenario[] = [
+  { name: 'GET, concurrency 1', method: 'GET', connections: 1 },
+  { name: 'GET, concurrency 32', method: 'GET', connections: 32 },
+  { name: 'POST 1 KiB, concurrency 1', method: 'POST', connections: 1 },
+  { name: 'POST 1 KiB, concurrency 32', method: 'POST', connections: 32 },
+  { name: 'GET at a fixed 1000 requests/s', method: 'GET', connections: 16, rate: 1000 },
+];
+const postBody = JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.repeat(1024 - 60) });
+
+const has = (tool: string): boolean => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await sleep(50);
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+function pinned(core: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env, logFile?: string): ChildProcess {
+  const out = logFile ? openSync(logFile, 'a') : 'ignore';
+  return spawn('taskset', ['-c', String(core), command, ...args], { env, stdio: ['ignore', out, out] });
+}
+
+function cpuTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
+function rssMb(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Math.round((Number(match?.[1] ?? 0) / 1024) * 10) / 10;
+}
+
+async function upstreamConnections(port: number): Promise<number> {
+  return ((await (await fetch(`http://127.0.0.1:${port}/__stats`)).json()) as { connections: number }).connections;
+}
+
+function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boolean): Promise<Omit<Measurement, 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets'>> {
+  return new Promise((resolve, reject) => {
+    const args =
+      useWrk && scenario.rate === undefined
+        ? ['wrk', '-t1', `-c${scenario.connections}`, `-d${durationS}s`, '-s', join(ROOT, 'bench/wrk-report.lua'), url, ...(scenario.method === 'POST' ? ['--', 'post', postBody] : [])]
+        : [
+            process.execPath,
+            join(ROOT, 'node_modules/autocannon/autocannon.js'),
+            '-j',
+            '-c', String(scenario.connections),
+            '-d', String(durationS),
+            ...(scenario.rate ? ['-R', String(scenario.rate)] : []),
+            ...(scenario.method === 'POST' ? ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', postBody] : []),
+            url,
+          ];
+    const child = spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', () => {
+      const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+      if (!line) return reject(new Error(`load generator printed nothing for ${url}`));
+      const r = JSON.parse(line) as Record<string, unknown>;
+      if ('durationUs' in r) {
+        const requests = r.requests as number;
+        resolve({
+          requests,
+          rps: Math.round(requests / ((r.durationUs as number) / 1e6)),
+          p50Ms: (r.p50Us as number) / 1000,
+          p99Ms: (r.p99Us as number) / 1000,
+          p999Ms: (r.p999Us as number) / 1000,
+          errors: (r.errors as number) + (r.non2xx as number),
+        });
+      } else {
+        const latency = r.latency as Record<string, number>;
+        const requests = (r.requests as { total: number }).total;
+        resolve({
+          requests,
+          rps: Math.round((r.requests as { average: number }).average),
+          p50Ms: latency.p50 ?? 0,
+          p99Ms: latency.p99 ?? 0,
+          p999Ms: latency.p99_9 ?? latency.p999 ?? 0,
+          errors: (r.errors as number) + (r.timeouts as number) + (r.non2xx as number),
+        });
+      }
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const useWrk = has('wrk');
+  const useNginx = has('nginx');
+  const work = mkdtempSync(join(tmpdir(), 'sfd-bench-'));
+  const children: ChildProcess[] = [];
+  const stopAll = (): void => children.forEach((child) => child.kill('SIGKILL'));
+  process.on('exit', stopAll);
+
+  const upstreamPort = await freePort();
+  children.push(pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
+  await waitForPort(upstreamPort);
+
+  const sidecarPort = await freePort();
+  const adminPort = await freePort();
+  const sidecar = pinned(
+    0,
+    process.execPath,
+    [join(ROOT, 'dist/src/main.js'), 'serve'],
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
+      SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
+      SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
+      SFD_LISTEN: `127.0.0.1:${sidecarPort}`,
+      SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
+      SFD_LOG_LEVEL: 'info',
+    },
+    join(work, 'sidecar.log'),
+  );
+  children.push(sidecar);
+  await waitForPort(sidecarPort);
+
+  const targets: Partial<Record<RowName, { url: string; pid: number | null }>> = {
+    direct: { url: `http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`, pid: null },
+    sidecar: { url: `http://127.0.0.1:${sidecarPort}/v1.1/customer/12345`, pid: sidecar.pid! },
+  };
+  if (useNginx) {
+    const nginxPort = await freePort();
+    mkdirSync(join(work, 'nginx'), { recursive: true });
+    writeFileSync(
+      join(work, 'nginx/nginx.conf'),
+      `daemon off; master_process off; worker_processes 1; error_log ${join(work, 'nginx/error.log')} warn; pid ${join(work, 'nginx/nginx.pid')};
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${join(work, 'nginx')}; proxy_temp_path ${join(work, 'nginx')};
+  upstream origin { server 127.0.0.1:${upstreamPort}; keepalive 32; }
+  server {
+    listen 127.0.0.1:${nginxPort};
+    location / { proxy_pass http://origin; proxy_http_version 1.1; proxy_set_header Connection ""; }
+  }
+}
+`,
+    );
+    const nginx = pinned(0, 'nginx', ['-p', join(work, 'nginx'), '-c', join(work, 'nginx/nginx.conf')]);
+    children.push(nginx);
+    await waitForPort(nginxPort);
+    targets.nginx = { url: `http://127.0.0.1:${nginxPort}/v1.1/customer/12345`, pid: nginx.pid! };
+  }
+  const rows = Object.keys(targets) as RowName[];
+
+  for (const row of rows) await runLoad(targets[row]!.url, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds, useWrk);
+
+  const results: Record<string, Record<string, Measurement[]>> = {};
+  for (const scenario of scenarios) {
+    results[scenario.name] = {};
+    for (let round = 0; round < rounds; round += 1) {
+      for (const row of rows) {
+        const target = targets[row]!;
+        const cpuBefore = target.pid ? cpuTicks(target.pid) : 0;
+        const socketsBefore = await upstreamConnections(upstreamPort);
+        const load = await runLoad(target.url, scenario, seconds, useWrk);
+        const cpuUs = target.pid ? ((cpuTicks(target.pid) - cpuBefore) * 1e6) / CLK_TCK : 0;
+        const measurement: Measurement = {
+          ...load,
+          cpuUsPerRequest: target.pid && load.requests > 0 ? Math.round(cpuUs / load.requests) : null,
+          rssMb: target.pid ? rssMb(target.pid) : null,
+          newUpstreamSockets: row === 'direct' ? null : (await upstreamConnections(upstreamPort)) - socketsBefore,
+        };
+        (results[scenario.name]![row] ??= []).push(measurement);
+      }
+    }
+  }
+
+  const summary = summarise(results, rows);
+  const report = {
+    date: new Date().toISOString(),
+    quick,
+    rounds,
+    secondsPerRun: seconds,
+    cores: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    node: process.version,
+    loadGenerator: useWrk ? 'wrk (autocannon for the fixed-rate scenario)' : 'autocannon',
+    nginx: useNginx,
+    scenarios: summary,
+    runs: results,
+  };
+  mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
+  const file = join(ROOT, 'bench/results', `bench-${report.date.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(formatReport(report, summary));
+  process.stdout.write(`\nWritten to ${file}\n`);
+  const errors = Object.values(summary).flatMap((s) => Object.values(s.rows)).reduce((sum, m) => sum + m.errors, 0);
+  stopAll();
+  if (errors > 0) {
+    process.stderr.write(`bench: ${errors} errors\n`);
+    process.exitCode = 1;
+  }
+}
+
+type Summary = Record<string, { rows: Partial<Record<RowName, Measurement>>; ratios: Record<string, number | null> }>;
+
+const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
+
+function summarise(results: Record<string, Record<string, Measurement[]>>, rows: RowName[]): Summary {
+  const summary: Summary = {};
+  for (const [scenario, byRow] of Object.entries(results)) {
+    const merged: Partial<Record<RowName, Measurement>> = {};
+    for (const row of rows) {
+      const runs = byRow[row] ?? [];
+      const pick = (f: (m: Measurement) => number | null): number | null => (runs.some((m) => f(m) === null) ? null : median(runs.map((m) => f(m)!)));
+      merged[row] = {
+        requests: runs.reduce((sum, m) => sum + m.requests, 0),
+        rps: pick((m) => m.rps)!,
+        p50Ms: pick((m) => m.p50Ms)!,
+        p99Ms: pick((m) => m.p99Ms)!,
+        p999Ms: pick((m) => m.p999Ms)!,
+        errors: runs.reduce((sum, m) => sum + m.errors, 0),
+        cpuUsPerRequest: pick((m) => m.cpuUsPerRequest),
+        rssMb: runs.some((m) => m.rssMb === null) ? null : Math.max(...runs.map((m) => m.rssMb!)),
+        newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null) ? null : runs.reduce((sum, m) => sum + m.newUpstreamSockets!, 0),
+      };
+    }
+    const ratio = (a: number | undefined, b: number | undefined): number | null => (a && b ? Math.round((a / b) * 1000) / 1000 : null);
+    summary[scenario] = {
+      rows: merged,
+      ratios: {
+        throughputSidecarOverDirect: ratio(merged.sidecar?.rps, merged.direct?.rps),
+        throughputSidecarOverNginx: ratio(merged.sidecar?.rps, merged.nginx?.rps),
+        cpuSidecarOverNginx: ratio(merged.sidecar?.cpuUsPerRequest ?? undefined, merged.nginx?.cpuUsPerRequest ?? undefined),
+        addedP50MsOverDirect: merged.sidecar && merged.direct ? Math.round((merged.sidecar.p50Ms - merged.direct.p50Ms) * 1000) / 1000 : null,
+      },
+    };
+  }
+  return summary;
+}
+
+function formatReport(report: { cores: number; node: string; loadGenerator: string; rounds: number; secondsPerRun: number; cpuModel: string }, summary: Summary): string {
+  const lines = [
+    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
+    'proxies pinned to core 0; upstream and load generator to core 1',
+  ];
+  for (const [scenario, { rows, ratios }] of Object.entries(summary)) {
+    lines.push('', `${scenario}`, '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | RSS MB | errors | new upstream sockets |', '|---|---|---|---|---|---|---|---|---|');
+    for (const [row, m] of Object.entries(rows)) {
+      lines.push(
+        `| ${row} | ${m.rps} | ${m.p50Ms.toFixed(3)} | ${m.p99Ms.toFixed(3)} | ${m.p999Ms.toFixed(3)} | ${m.cpuUsPerRequest ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ${m.newUpstreamSockets ?? '-'} |`,
+      );
+    }
+    lines.push(
+      `sidecar/direct throughput ${ratios.throughputSidecarOverDirect ?? '-'}, sidecar/nginx throughput ${ratios.throughputSidecarOverNginx ?? '-'}, sidecar/nginx CPU per request ${ratios.cpuSidecarOverNginx ?? '-'}, added p50 over direct ${ratios.addedP50MsOverDirect ?? '-'} ms`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
