@@ -19,9 +19,23 @@ export const SIDECAR_ERRORS = {
     status: 403,
     message: 'The requested profile is not one this caller may use (SFD_ALLOWED_PROFILES).',
   },
+  NotificationForbidden: {
+    code: 'Sidecar.NotificationForbidden',
+    status: 403,
+    message: 'The notification was refused: wrong token, source address or notification header.',
+  },
+  NotFound: { code: 'Sidecar.NotFound', status: 404, message: 'There is nothing at this path.' },
+  MethodNotAllowed: { code: 'Sidecar.MethodNotAllowed', status: 405, message: 'Notifications are accepted with POST only.' },
   BodyTooLarge: { code: 'Sidecar.BodyTooLarge', status: 413, message: 'The request body exceeds the sidecar limit (SFD_MAX_BODY_BYTES).' },
+  UnsupportedMediaType: { code: 'Sidecar.UnsupportedMediaType', status: 415, message: 'Notifications must be JSON (Content-Type: application/json).' },
+  NotificationInvalid: { code: 'Sidecar.NotificationInvalid', status: 400, message: 'The notification does not follow the specification; see problems.' },
   Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },
   UpstreamUnreachable: { code: 'Sidecar.UpstreamUnreachable', status: 502, message: 'The upstream could not be reached.' },
+  AppUnavailable: {
+    code: 'Sidecar.AppUnavailable',
+    status: 503,
+    message: 'The application did not accept the notification; send it again later.',
+  },
   NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key for this profile.' },
   UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
 } as const satisfies Record<string, SidecarErrorSpec>;

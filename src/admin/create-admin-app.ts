@@ -1,5 +1,6 @@
 // The admin listener's app: liveness, readiness and Prometheus metrics. It never signs anything.
 import { Hono } from 'hono';
+import { SIDECAR_ERRORS } from '../errors.js';
 
 export interface Readiness {
   readonly ready: boolean;
@@ -27,6 +28,6 @@ export function createAdminApp(deps: AdminAppDeps): Hono {
     const details = keystore ? { keystore } : {};
     return ready ? c.json({ status: 'ready', ...details }) : c.json({ status: 'not ready', reasons, ...details }, 503);
   });
-  app.notFound((c) => c.json({ code: 'Sidecar.NotFound', message: 'The admin listener serves /healthz, /readyz and /metrics.' }, 404));
+  app.notFound((c) => c.json({ code: SIDECAR_ERRORS.NotFound.code, message: 'The admin listener serves /healthz, /readyz and /metrics.' }, 404));
   return app;
 }

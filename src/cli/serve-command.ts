@@ -7,7 +7,7 @@ import { DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET } from '../emulator/seed-dat
 import { startEmulator, type RunningEmulator } from '../emulator/start-emulator.js';
 import { createKeyRing, type KeyRing } from '../keys/key-ring.js';
 import { singleKeyStore } from '../keys/key-store.js';
-import { createKeyStoreReloader, type KeyStoreReloader } from '../keys/key-store-reloader.js';
+import type { KeyStoreReloader } from '../keys/key-store-reloader.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { formatAddress } from '../server/listen.js';
@@ -27,7 +27,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   const emulator = config.demo ? await startEmulator({ listen: { host: '127.0.0.1', port: 0 } }) : undefined;
   const metrics = createMetrics();
-  const { ring, reloader } = loadKeys(config, deps, logger, metrics);
+  const { ring, reloader } = await loadKeys(config, deps, logger, metrics);
   try {
     const sidecar = await startSidecar({
       defaultUpstream: emulator ? demoUpstream(emulator) : config.upstream,
@@ -47,11 +47,18 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
       nextNonce: createNonceSource(),
     });
     if (emulator) deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress)));
+    let relay: { close(drainMs: number): Promise<void> } | null = null;
+    try {
+      if (config.notify) relay = await (await import('../notify/start-notify-relay.js')).startNotifyRelay(config.notify, { logger, metrics, now: deps.now });
+    } catch (error) {
+      await sidecar.close(0);
+      throw error;
+    }
     return {
       async stop() {
         logger.info('shutting down', { drainMs: config.shutdownTimeoutMs });
         reloader?.stop();
-        await sidecar.close(config.shutdownTimeoutMs);
+        await Promise.all([sidecar.close(config.shutdownTimeoutMs), relay?.close(config.shutdownTimeoutMs)]);
         await emulator?.close();
         logger.info('stopped');
         logger.flush();
@@ -67,10 +74,12 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
   }
 }
 
-function loadKeys(config: Config, deps: ServeDeps, logger: Logger, metrics: Metrics): { ring: KeyRing; reloader?: KeyStoreReloader } {
+async function loadKeys(config: Config, deps: ServeDeps, logger: Logger, metrics: Metrics): Promise<{ ring: KeyRing; reloader?: KeyStoreReloader }> {
   const source = config.keySource;
   if (source.kind === 'demo') return { ring: createKeyRing(singleKeyStore(config.profile, createAccessKey(DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET)), deps.now()) };
   if (source.kind === 'single') return { ring: createKeyRing(singleKeyStore(config.profile, source.key), deps.now()) };
+  // The key store's parsers (zod, yaml) load only when a key store is configured.
+  const { createKeyStoreReloader } = await import('../keys/key-store-reloader.js');
   const ring = createKeyRing(null, null);
   ring.onChange((result) => metrics.counters.sfd_keystore_reloads_total.inc({ result }));
   const reloader = createKeyStoreReloader({

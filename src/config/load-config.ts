@@ -3,6 +3,7 @@
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { parseInteger, parseListen, parseOneOf, parseUpstreamUrl, type ListenAddress, type UpstreamTarget } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
+import { readNotifyConfig } from './notify-config.js';
 import { SettingReader, type FileReader, type SettingValues } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
 
@@ -21,6 +22,18 @@ export type KeySource =
       readonly reloadIntervalMs: number;
       readonly debounceMs: number;
     };
+
+export interface NotifyConfig {
+  readonly listen: ListenAddress;
+  readonly path: string;
+  readonly forwardUrl: URL;
+  readonly token: string | null;
+  readonly allowedCidrs: string | null;
+  readonly requireHeader: boolean;
+  readonly maxBodyBytes: number;
+  readonly timeoutMs: number;
+  readonly deadLetterDir: string | null;
+}
 
 export interface Config {
   /** No upstream, key or key store configured outside production: run in front of the built-in emulator. */
@@ -41,6 +54,8 @@ export interface Config {
   readonly upstreamCa: string | null;
   readonly shutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
+  /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
+  readonly notify: NotifyConfig | null;
 }
 
 export interface LoadConfigDeps extends FileReader {
@@ -88,9 +103,11 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     const key = r.accessKey();
     if (key) keySource = { kind: 'single', key };
   }
+  const notify = readNotifyConfig(r);
   r.assertValid();
 
   return Object.freeze({
+    notify,
     demo,
     upstream: upstream ?? null,
     listen: listen!,

@@ -34,6 +34,15 @@ export const SETTINGS = define({
   upstreamTimeoutMs: { env: 'SFD_UPSTREAM_TIMEOUT_MS', defaultText: '30000', description: 'time allowed for the upstream response headers (504 beyond)' },
   upstreamCaFile: { env: 'SFD_UPSTREAM_CA_FILE', description: 'PEM bundle trusted in addition to the system roots for an HTTPS upstream' },
   shutdownTimeoutMs: { env: 'SFD_SHUTDOWN_TIMEOUT_MS', defaultText: '10000', description: 'on SIGTERM/SIGINT, time allowed for in-flight requests before exit' },
+  notifyListen: { env: 'SFD_NOTIFY_LISTEN', description: 'notification relay listener, e.g. 0.0.0.0:8081; off when unset' },
+  notifyPath: { env: 'SFD_NOTIFY_PATH', defaultText: '/notifications', description: 'path the service posts notifications to' },
+  notifyForwardUrl: { env: 'SFD_NOTIFY_FORWARD_URL', description: 'where the application takes notifications, e.g. http://127.0.0.1:3000/hooks/sfd; required with SFD_NOTIFY_LISTEN' },
+  notifyToken: { env: 'SFD_NOTIFY_TOKEN', description: 'when set, the callback path must end with /<token>', secret: true },
+  notifyAllowedCidrs: { env: 'SFD_NOTIFY_ALLOWED_CIDRS', description: 'comma-separated source ranges allowed to post, e.g. 203.0.113.0/24; any when unset' },
+  notifyRequireHeader: { env: 'SFD_NOTIFY_REQUIRE_HEADER', defaultText: 'true', description: 'require X-SFD-Notification-From: LLS (or X-Notification-from): true or false' },
+  notifyMaxBodyBytes: { env: 'SFD_NOTIFY_MAX_BODY_BYTES', defaultText: '65536', description: 'largest notification accepted (413 beyond)' },
+  notifyTimeoutMs: { env: 'SFD_NOTIFY_TIMEOUT_MS', defaultText: '10000', description: 'time the application has to accept a notification (503 to the service beyond)' },
+  notifyDeadLetterDir: { env: 'SFD_NOTIFY_DEAD_LETTER_DIR', description: 'directory where invalid notifications are appended to notifications-dead-letter.jsonl' },
   logLevel: { env: 'SFD_LOG_LEVEL', defaultText: 'info', description: 'trace, debug, info, warn, error, fatal or silent' },
 });
 

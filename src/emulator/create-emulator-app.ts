@@ -7,6 +7,7 @@ import { addCustomerRoutes } from './customer-routes.js';
 import { replyError, replyJson, type EmulatorContext, type EmulatorEnv } from './emulator-context.js';
 import type { EmulatorState } from './emulator-state.js';
 import { GATEWAY_ERRORS } from './gateway-errors.js';
+import { addLifecycleRoute } from './lifecycle-route.js';
 import { addRateLimitRoutes } from './rate-limit-routes.js';
 import { createReplayGuard } from './replay-guard.js';
 import { verifyRequest } from './verifier.js';
@@ -43,6 +44,7 @@ export function createEmulatorApp(state: EmulatorState): Hono<EmulatorEnv> {
 
   app.all(`${ECHO_PREFIX}/*`, echo);
   app.all(ECHO_PREFIX, echo);
+  addLifecycleRoute(app, state);
   addCustomerRoutes(app, state);
   addRateLimitRoutes(app, state);
   app.notFound((c) => {

@@ -19,6 +19,8 @@ export const METRIC_DEFINITIONS = [
   { name: 'sfd_key_current', type: 'gauge', labels: ['profile', 'access_key_id'], help: '1 for the key each profile signs with now, 0 for its other keys.' },
   { name: 'sfd_resign_retries_total', type: 'counter', labels: ['profile'], help: 'Requests re-signed with another key after the gateway refused the first.' },
   { name: 'sfd_ready', type: 'gauge', labels: [], help: '1 when the sidecar can sign for its default profile, else 0.' },
+  { name: 'sfd_notifications_total', type: 'counter', labels: ['type', 'status', 'result'], help: 'Notifications received by the relay, by type, recording status and result (delivered, duplicate, invalid, refused, app_error).' },
+  { name: 'sfd_notification_delivery_duration_seconds', type: 'histogram', labels: [], help: 'Time the application took to accept a notification.' },
 ] as const;
 
 type Definition = (typeof METRIC_DEFINITIONS)[number];

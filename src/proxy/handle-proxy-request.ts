@@ -3,18 +3,19 @@
 // profile's current key, forward, and stream the answer back. When the gateway refuses the key and the
 // profile holds another key valid now (a rotation's overlap), it re-signs once with that key (issue #3).
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { pipeline } from 'node:stream';
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { ProfileResolver } from '../keys/profile-resolver.js';
 import { alternateKey, currentKey } from '../keys/select-key.js';
 import { describeError, type Logger } from '../observability/logger.js';
 import { operationOf, type Operation } from '../observability/operation-name.js';
 import type { ProxyObserver, RequestLabels } from '../observability/proxy-observer.js';
+import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
+import { createMismatchLogger } from './signing-mismatch-log.js';
 import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
-import { readBody } from './read-body.js';
+import { declaresNoBody, readBody } from './read-body.js';
 import type { RequestSigner } from './request-signer.js';
 import { resolveRequestTarget } from './request-target.js';
 import { newTraceId, sendSidecarError } from './send-error.js';
@@ -60,8 +61,23 @@ const KEY_REFUSED = new Map([
 ]);
 const ERROR_PREFIX_LIMIT = 16 * 1024;
 
+/**
+ * Pipes an upstream response to the caller. A failure on either side cuts the other: a truncated
+ * body is never passed off as complete. (stream.pipeline does the same, but builds an AbortError for
+ * every request it completes, which showed in the profile.)
+ */
+function streamToCaller(response: IncomingMessage, outgoing: ServerResponse): void {
+  response.pipe(outgoing);
+  response.once('error', () => outgoing.destroy());
+  response.once('aborted', () => outgoing.destroy());
+  outgoing.once('close', () => {
+    if (!response.complete) response.destroy();
+  });
+}
+
 export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const { logger, observer } = deps;
+  const logMismatch = createMismatchLogger(logger, deps.now);
 
   return (incoming, outgoing) => {
     const started = performance.now();
@@ -86,7 +102,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       record.errorCode = spec.code;
       observer.sidecarError(spec.code);
       if (cause !== undefined) logger.warn('sidecar error', { code: spec.code, sidecarTraceId: record.sidecarTraceId, ...describeError(cause) });
-      sendSidecarError(outgoing, spec, record.sidecarTraceId, !incoming.complete);
+      sendSidecarError(outgoing, spec, record.sidecarTraceId, !incoming.complete && !declaresNoBody(incoming));
     };
 
     const run = async (): Promise<void> => {
@@ -108,20 +124,24 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       const forwarder = deps.forwarders.get(resolved.upstream);
 
       /** Streams an upstream answer to the caller; error codes are counted as the body passes. */
-      const relay = (response: IncomingMessage, prefix?: { bytes: Buffer; complete: boolean }): void => {
+      const relay = (response: IncomingMessage, signed: SignResult, signingKey: AccessKey, prefix?: { bytes: Buffer; complete: boolean }): void => {
         const status = response.statusCode ?? 502;
+        const onCode = (code: string | null): void => {
+          observer.upstreamError(labels(), status, code);
+          if (status === 401 && code === 'Signature.NotMatch') logMismatch(method, signed, signingKey.accessKeyId, resolved.signing);
+        };
         const traceId = response.headers['x-sfd-trace-id'];
         if (typeof traceId === 'string') record.upstreamTraceId = traceId;
         const responseHeaders = responseHeadersForCaller(response.rawHeaders);
         if (prepared.closeRequested) responseHeaders.push('Connection', 'close');
         outgoing.writeHead(status, response.statusMessage, responseHeaders);
         if (prefix?.complete) {
-          if (status >= 400) observer.upstreamError(labels(), status, errorCodeOf(prefix.bytes));
+          if (status >= 400) onCode(errorCodeOf(prefix.bytes));
           return void outgoing.end(prefix.bytes);
         }
         if (prefix) outgoing.write(prefix.bytes);
-        pipeline(response, outgoing, () => undefined);
-        if (status >= 400) tapErrorCode(response, prefix?.bytes ?? null, (code) => observer.upstreamError(labels(), status, code));
+        streamToCaller(response, outgoing);
+        if (status >= 400) tapErrorCode(response, prefix?.bytes ?? null, onCode);
       };
 
       const attempt = (signingKey: AccessKey, isRetry: boolean): void => {
@@ -138,11 +158,11 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
             observer.upstreamAnswered(labels(), response.statusCode ?? 0, (performance.now() - sentAt) / 1000, response.headers.date);
             const refusedCodes = isRetry ? undefined : KEY_REFUSED.get(response.statusCode ?? 0);
             const alternate = refusedCodes ? alternateKey(resolved.profile, deps.now(), signingKey.accessKeyId) : null;
-            if (!refusedCodes || !alternate) return relay(response);
+            if (!refusedCodes || !alternate) return relay(response, signed, signingKey);
             void readPrefix(response, ERROR_PREFIX_LIMIT).then((prefix) => {
               const code = prefix.complete ? errorCodeOf(prefix.bytes) : null;
               if (outgoing.destroyed) return;
-              if (code === null || !refusedCodes.has(code)) return relay(response, prefix);
+              if (code === null || !refusedCodes.has(code)) return relay(response, signed, signingKey, prefix);
               record.resigned = true;
               observer.upstreamError(labels(), response.statusCode ?? 0, code);
               observer.resigned(resolved.profile.name);

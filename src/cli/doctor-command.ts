@@ -1,0 +1,22 @@
+// `sfd-sidecar doctor [--profile NAME] [--json]`: prints each check with its verdict and fix; exits 1
+// when any check failed.
+import type { SettingValues } from '../config/setting-reader.js';
+import { runDoctor } from '../doctor/run-doctor.js';
+import type { ServeDeps } from './serve-command.js';
+
+export async function doctorCommand(values: SettingValues, options: { json?: unknown }, deps: ServeDeps): Promise<number> {
+  const report = await runDoctor(values, { readFile: deps.readFile, production: deps.production, now: deps.now });
+  if (options.json === true) {
+    deps.stdout(`${JSON.stringify(report)}\n`);
+  } else {
+    const mark = { ok: '[ok]  ', warn: '[warn]', fail: '[FAIL]' } as const;
+    const lines = report.checks.map((c) => `${mark[c.verdict]} ${c.check}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ''}`);
+    if (report.recommendation) {
+      const r = report.recommendation;
+      lines.push('', `Recommended: SFD_SIGNATURE_VERSION=${r.signatureVersion}${r.signatureVersion === '2' ? ` SFD_V2_STRING_SHAPE=${r.v2StringShape}` : ''} SFD_QUERY_PLACEMENT=${r.queryPlacement}`);
+    }
+    lines.push('', report.ok ? 'All checks passed.' : 'Some checks failed.');
+    deps.stdout(`${lines.join('\n')}\n`);
+  }
+  return report.ok ? 0 : 1;
+}

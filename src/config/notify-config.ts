@@ -1,0 +1,49 @@
+// The notification relay's settings (issue #8): off unless SFD_NOTIFY_LISTEN is set.
+import { parseCidrList } from '../notify/source-filter.js';
+import type { NotifyConfig } from './load-config.js';
+import { fail, ok, parseInteger, parseListen, parseOneOf, type Parsed } from './parsers.js';
+import type { SettingReader } from './setting-reader.js';
+import { SETTINGS } from './settings.js';
+
+const parsePath = (raw: string): Parsed<string> => {
+  const text = raw.trim().replace(/\/+$/, '');
+  return /^\/[A-Za-z0-9._~\-/]*$/.test(text) && text !== '' ? ok(text) : fail('a path starting with /, e.g. /notifications');
+};
+
+const parseForwardUrl = (raw: string): Parsed<URL> => {
+  try {
+    const url = new URL(raw.trim());
+    if (url.protocol === 'http:' || url.protocol === 'https:') return ok(url);
+  } catch {
+    // reported below
+  }
+  return fail('an http:// or https:// URL where the application listens, e.g. http://127.0.0.1:3000/hooks/sfd');
+};
+
+const parseToken = (raw: string): Parsed<string> =>
+  /^[A-Za-z0-9._~-]{16,256}$/.test(raw.trim()) ? ok(raw.trim()) : fail('16 to 256 URL-safe characters (letters, digits, . _ ~ -)');
+
+const parseCidrs = (raw: string): Parsed<string> => {
+  try {
+    parseCidrList(raw);
+    return ok(raw);
+  } catch (error) {
+    return fail(`a comma-separated list of addresses or CIDR ranges, e.g. 203.0.113.0/24, 2001:db8::/32 (bad entry: ${(error as Error).message})`);
+  }
+};
+
+export function readNotifyConfig(r: SettingReader): NotifyConfig | null {
+  const listen = r.read('notifyListen', parseListen);
+  const path = r.read('notifyPath', parsePath, '/notifications');
+  const token = r.read('notifyToken', parseToken) ?? null;
+  const allowedCidrs = r.read('notifyAllowedCidrs', parseCidrs) ?? null;
+  const requireHeader = r.read('notifyRequireHeader', parseOneOf(['true', 'false'] as const), 'true');
+  const maxBodyBytes = r.read('notifyMaxBodyBytes', parseInteger(1, 16 * 1024 * 1024), '65536');
+  const timeoutMs = r.read('notifyTimeoutMs', parseInteger(1, 600_000), '10000');
+  const forwardUrl = r.read('notifyForwardUrl', parseForwardUrl);
+  const deadLetterDir = r.raw('notifyDeadLetterDir')?.trim() ?? null;
+  if (r.raw('notifyListen') === undefined) return null;
+  if (r.raw('notifyForwardUrl') === undefined) r.problems.push(`${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application takes notifications`);
+  if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !timeoutMs) return null;
+  return Object.freeze({ listen, path, forwardUrl, token, allowedCidrs, requireHeader: requireHeader === 'true', maxBodyBytes, timeoutMs, deadLetterDir });
+}

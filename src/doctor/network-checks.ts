@@ -1,0 +1,71 @@
+// DNS, TCP and TLS to the upstream, each with a verdict and a fix (issue #9).
+import { lookup } from 'node:dns/promises';
+import net from 'node:net';
+import { rootCertificates, connect as tlsConnect } from 'node:tls';
+import type { UpstreamTarget } from '../config/parsers.js';
+import { fail, ok, warn, type CheckResult } from './check-result.js';
+
+const DAY_MS = 86_400_000;
+
+export async function checkDns(upstream: UpstreamTarget): Promise<CheckResult> {
+  if (net.isIP(upstream.hostname)) return ok('dns', `${upstream.hostname} is an address; no lookup needed`);
+  try {
+    const addresses = await lookup(upstream.hostname, { all: true });
+    return ok('dns', `${upstream.hostname} resolves to ${addresses.map((a) => a.address).join(', ')}`);
+  } catch (error) {
+    return fail('dns', `${upstream.hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'check SFD_UPSTREAM_URL and the pod\'s DNS (resolv.conf, egress to the DNS server)');
+  }
+}
+
+export function checkTcp(upstream: UpstreamTarget, timeoutMs: number): Promise<CheckResult> {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = net.connect({ host: upstream.hostname, port: upstream.port });
+    const done = (result: CheckResult): void => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => done(fail('tcp', `no connection to ${upstream.host} within ${timeoutMs} ms`, 'check egress network policies and firewalls towards the gateway')));
+    socket.once('connect', () => done(ok('tcp', `connected to ${upstream.hostname}:${upstream.port} in ${Math.round(performance.now() - started)} ms`)));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(fail('tcp', `cannot connect to ${upstream.hostname}:${upstream.port} (${error.code ?? error.message})`, 'check SFD_UPSTREAM_URL, egress network policies and firewalls')),
+    );
+  });
+}
+
+export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: number, timeoutMs: number): Promise<CheckResult> {
+  if (upstream.protocol !== 'https:') {
+    return Promise.resolve(warn('tls', `${upstream.origin} is plain HTTP: keys and signatures cross the network unencrypted`, 'use an https:// SFD_UPSTREAM_URL'));
+  }
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: upstream.hostname,
+      port: upstream.port,
+      servername: net.isIP(upstream.hostname) ? undefined : upstream.hostname,
+      ca: ca ? [...rootCertificates, ca] : undefined,
+      rejectUnauthorized: true,
+    });
+    const done = (result: CheckResult): void => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.setTimeout(timeoutMs, () => done(fail('tls', `no TLS handshake within ${timeoutMs} ms`, 'check that the port speaks TLS')));
+    socket.once('secureConnect', () => {
+      const cert = socket.getPeerCertificate();
+      const expires = Date.parse(cert.valid_to);
+      const subject = String(cert.subject?.CN ?? cert.subjectaltname ?? 'unknown');
+      const issuer = String(cert.issuer?.CN ?? cert.issuer?.O ?? 'unknown');
+      const detail = `certificate for ${subject}, issued by ${issuer}, valid until ${new Date(expires).toISOString()}`;
+      done(expires - nowMs < 14 * DAY_MS ? warn('tls', `${detail}: expires within 14 days`, 'the gateway operator must renew its certificate') : ok('tls', detail));
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(
+        fail(
+          'tls',
+          `the certificate of ${upstream.host} is not trusted (${error.code ?? error.message})`,
+          'if the gateway uses a private CA, put its PEM in SFD_UPSTREAM_CA_FILE; otherwise check SFD_UPSTREAM_URL names the right host',
+        ),
+      ),
+    );
+  });
+}

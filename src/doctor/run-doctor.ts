@@ -1,0 +1,197 @@
+// `sfd-sidecar doctor`: with the configuration `serve` would use, tells an operator why signing fails
+// and which signature form the gateway accepts (issue #9). Every finding has a verdict and a fix.
+import { ConfigError } from '../config/config-error.js';
+import { loadConfig, type Config, type LoadConfigDeps, type SettingValues } from '../config/load-config.js';
+import type { UpstreamTarget } from '../config/parsers.js';
+import { singleKeyStore, type KeyStore, type Profile } from '../keys/key-store.js';
+import { parseKeyStore } from '../keys/parse-key-store.js';
+import { currentKey, usableKeys } from '../keys/select-key.js';
+import { createNonceSource } from '../signing/nonce.js';
+import type { AccessKey, SigningOptions } from '../signing/types.js';
+import { fail, ok, warn, type CheckResult } from './check-result.js';
+import { checkDns, checkTcp, checkTls } from './network-checks.js';
+import { CANDIDATE_FORMS, createProber, describeForm, type ProbeAnswer, type Prober } from './signature-probe.js';
+
+export interface DoctorReport {
+  readonly ok: boolean;
+  readonly checks: readonly CheckResult[];
+  /** The settings that make the gateway accept signatures, when the probes found them. */
+  readonly recommendation: SigningOptions | null;
+}
+
+export interface DoctorDeps extends LoadConfigDeps {
+  readonly now: () => number;
+  readonly timeoutMs?: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Codes the gateway raises before it checks the signature: a probe that gets one proves nothing about the form. */
+const BEFORE_SIGNATURE = new Set(['AuthorizationFormat.Invalid', 'AccessKeyId.Invalid', 'AccessCredential.Invalid', 'Timestamp.Invalid', 'Signature.Expired', 'Nonce.Invalid', 'Signature.Version.Invalid']);
+
+export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promise<DoctorReport> {
+  const checks: CheckResult[] = [];
+  const done = (recommendation: SigningOptions | null = null): DoctorReport => ({ ok: checks.every((c) => c.verdict !== 'fail'), checks, recommendation });
+  let config: Config;
+  try {
+    config = loadConfig(values, deps);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    checks.push(fail('configuration', error.problems.join('; '), 'fix the settings named above (README, Configuration)'));
+    return done();
+  }
+  if (config.demo) {
+    checks.push(fail('configuration', 'nothing is configured: serve would run the demo against the built-in emulator', 'set SFD_UPSTREAM_URL and a key or key store'));
+    return done();
+  }
+  checks.push(ok('configuration', 'the settings are valid'));
+
+  const store = loadStore(config, deps, checks);
+  const profile = store?.profiles.get(config.profile);
+  if (!store) return done();
+  checks.push(...keyChecks(store, deps.now(), config.keyExpiryWarningDays));
+  if (!profile) {
+    checks.push(fail('profile', `profile "${config.profile}" is not in the key store`, 'set SFD_PROFILE (or --profile) to one of its profiles'));
+    return done();
+  }
+  const key = currentKey(profile, deps.now());
+  const upstream = profile.upstream ?? config.upstream;
+  if (!key || !upstream) {
+    if (!upstream) checks.push(fail('upstream', `profile "${profile.name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set`, 'set SFD_UPSTREAM_URL'));
+    return done();
+  }
+  const timeoutMs = deps.timeoutMs ?? 5000;
+  const dns = await checkDns(upstream);
+  checks.push(dns);
+  if (dns.verdict === 'fail') return done();
+  const tcp = await checkTcp(upstream, timeoutMs);
+  checks.push(tcp);
+  if (tcp.verdict === 'fail') return done();
+  const tls = await checkTls(upstream, config.upstreamCa, deps.now(), timeoutMs);
+  checks.push(tls);
+  if (tls.verdict === 'fail') return done();
+
+  const configured: SigningOptions = { ...config.signing, ...profile.signing };
+  const prober = createProber({ upstream, key, ca: config.upstreamCa, now: deps.now, nextNonce: createNonceSource(), timeoutMs });
+  const recommendation = await probeForms(prober, configured, upstream, key, checks);
+  return done(recommendation);
+}
+
+function loadStore(config: Config, deps: LoadConfigDeps, checks: CheckResult[]): KeyStore | null {
+  const source = config.keySource;
+  if (source.kind === 'single') return singleKeyStore(config.profile, source.key);
+  if (source.kind !== 'keystore') return null;
+  let text: string;
+  try {
+    text = deps.readFile(source.path);
+  } catch (error) {
+    checks.push(fail('key store', `cannot read ${source.path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'check SFD_KEYSTORE_FILE and the volume mount'));
+    return null;
+  }
+  const parsed = parseKeyStore(text, source.path, deps);
+  if (!parsed.ok) {
+    checks.push(fail('key store', parsed.problems.join('; '), `run sfd-sidecar keys check ${source.path} and fix the file`));
+    return null;
+  }
+  checks.push(ok('key store', `${source.path}: ${parsed.store.profiles.size} profile(s)`));
+  return parsed.store;
+}
+
+function keyChecks(store: KeyStore, now: number, warningDays: number): CheckResult[] {
+  return [...store.profiles.values()].map((profile: Profile) => {
+    const current = usableKeys(profile, now)[0];
+    const name = `key of profile ${profile.name}`;
+    if (!current) return fail(name, 'no key is valid now', 'add a key whose notBefore/notAfter window holds now');
+    const id = current.key.accessKeyId;
+    if (current.notAfter === null) return ok(name, `${id} is current and does not expire`);
+    const days = (current.notAfter - now) / DAY_MS;
+    const detail = `${id} is current, valid until ${new Date(current.notAfter).toISOString()} (${days.toFixed(1)} days)`;
+    return days <= warningDays ? warn(name, detail, 'add its successor with a notBefore before that date (README, rotation runbook)') : ok(name, detail);
+  });
+}
+
+async function probeForms(prober: Prober, configured: SigningOptions, upstream: UpstreamTarget, key: AccessKey, checks: CheckResult[]): Promise<SigningOptions | null> {
+  const answers: { form: (typeof CANDIDATE_FORMS)[number]; answer: ProbeAnswer }[] = [];
+  for (const form of CANDIDATE_FORMS) answers.push({ form, answer: await prober.probe({ ...form, queryPlacement: configured.queryPlacement }, '/v1.1/customer', null) });
+
+  const skew = answers.map((a) => a.answer.skewMs).find((s) => s !== null) ?? null;
+  checks.push(clockCheck(skew));
+  const unreachable = answers.find((a) => a.answer.status === null);
+  if (unreachable) {
+    checks.push(fail('signature form', `the probe got no answer (${unreachable.answer.error ?? 'error'})`, 'see the network checks above'));
+    return null;
+  }
+  const before = answers.filter((a) => a.answer.code !== null && BEFORE_SIGNATURE.has(a.answer.code));
+  if (before.length === answers.length) {
+    const code = before[0]!.answer.code!;
+    checks.push(fail('signature form', `every probe was refused before the signature was checked: ${before[0]!.answer.status} ${code}`, fixFor(code, key.accessKeyId)));
+    return null;
+  }
+  const accepted = answers.filter((a) => !(a.answer.status === 401 && a.answer.code === 'Signature.NotMatch') && !(a.answer.code !== null && BEFORE_SIGNATURE.has(a.answer.code)));
+  const summary = answers.map((a) => `${describeForm(a.form)}: ${a.answer.status}${a.answer.code ? ` ${a.answer.code}` : ''}`).join('; ');
+  if (accepted.length === 0) {
+    checks.push(fail('signature form', `the gateway refused every form (${summary})`, `the secret does not belong to ${key.accessKeyId}, or the gateway uses a form not listed here`));
+    return null;
+  }
+  const form = accepted[0]!.form;
+  const placement = await probePlacement(prober, form, configured, accepted[0]!.answer, upstream);
+  const recommendation: SigningOptions = { ...form, queryPlacement: placement.placement };
+  checks.push(ok('signature form', `accepted: ${accepted.map((a) => describeForm(a.form)).join(', ')} (all probes: ${summary})`));
+  checks.push(placement.check);
+  const matches =
+    configured.signatureVersion === recommendation.signatureVersion &&
+    (recommendation.signatureVersion === '1' || configured.v2StringShape === recommendation.v2StringShape) &&
+    configured.queryPlacement === recommendation.queryPlacement;
+  const settings = `SFD_SIGNATURE_VERSION=${recommendation.signatureVersion}${recommendation.signatureVersion === '2' ? ` SFD_V2_STRING_SHAPE=${recommendation.v2StringShape}` : ''} SFD_QUERY_PLACEMENT=${recommendation.queryPlacement}`;
+  checks.push(
+    matches
+      ? ok('settings', `the configured form (${describeForm(configured)}) is accepted`)
+      : fail('settings', `the configured form (${describeForm(configured)}) is not the one the gateway accepts`, `set ${settings}`),
+  );
+  return recommendation;
+}
+
+/** A GET with a query shows where the gateway signs the query: in the body position or the uri line. */
+async function probePlacement(
+  prober: Prober,
+  form: (typeof CANDIDATE_FORMS)[number],
+  configured: SigningOptions,
+  first: ProbeAnswer,
+  upstream: UpstreamTarget,
+): Promise<{ placement: SigningOptions['queryPlacement']; check: CheckResult }> {
+  let ownerId: unknown;
+  try {
+    ownerId = (JSON.parse(first.body) as { id?: unknown }).id;
+  } catch {
+    ownerId = undefined;
+  }
+  const path = typeof ownerId === 'number' ? `/v1.2/customerChildren/${ownerId}` : '/v1.1/customer';
+  const results: { placement: SigningOptions['queryPlacement']; answer: ProbeAnswer }[] = [];
+  for (const placement of ['body', 'uri'] as const) results.push({ placement, answer: await prober.probe({ ...form, queryPlacement: placement }, path, 'page=1&size=1') });
+  const accepted = results.filter((r) => r.answer.status !== null && !(r.answer.status === 401 && r.answer.code === 'Signature.NotMatch'));
+  const summary = results.map((r) => `${r.placement}: ${r.answer.status}${r.answer.code ? ` ${r.answer.code}` : ''}`).join('; ');
+  if (accepted.length === 1) return { placement: accepted[0]!.placement, check: ok('query placement', `GET ${upstream.pathPrefix}${path}?page=1&size=1 accepted with ${accepted[0]!.placement} (${summary})`) };
+  if (accepted.length === 2) return { placement: configured.queryPlacement, check: ok('query placement', `both placements accepted for this read (${summary}); keeping ${configured.queryPlacement}`) };
+  return { placement: configured.queryPlacement, check: warn('query placement', `neither placement was accepted for a GET with a query (${summary})`, 'reads with a query may fail; compare with `sfd-sidecar sign` and a known-good client') };
+}
+
+function clockCheck(skewMs: number | null): CheckResult {
+  if (skewMs === null) return warn('clock', 'the gateway sent no Date header, so the clock skew is unknown', 'make sure the node synchronises its clock (NTP)');
+  const minutes = Math.abs(skewMs) / 60_000;
+  const detail = `the gateway's clock is ${skewMs >= 0 ? 'ahead of' : 'behind'} this one by ${(Math.abs(skewMs) / 1000).toFixed(1)} s (HTTP Date has 1 s resolution)`;
+  if (minutes >= 50) return fail('clock', `${detail}: the gateway refuses dates an hour away`, 'fix time synchronisation (NTP) on the node');
+  if (minutes >= 5) return warn('clock', `${detail}: drifting toward the gateway's one-hour limit`, 'fix time synchronisation (NTP) on the node');
+  return ok('clock', detail);
+}
+
+function fixFor(code: string, keyId: string): string {
+  switch (code) {
+    case 'AccessKeyId.Invalid':
+    case 'AccessCredential.Invalid':
+      return `the gateway does not know ${keyId} (or it is revoked): check SFD_ACCESS_KEY_ID or the key store against the portal`;
+    case 'Signature.Expired':
+    case 'Timestamp.Invalid':
+      return "the gateway refuses this machine's date: fix time synchronisation (NTP) on the node";
+    default:
+      return `the gateway answered ${code}; see the README's troubleshooting section`;
+  }
+}

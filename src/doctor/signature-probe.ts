@@ -1,0 +1,85 @@
+// Which signature form does the gateway accept (issue #9)? The same harmless signed read is sent once
+// per candidate, each with a fresh date and nonce; a candidate is accepted when the answer is anything
+// but 401 Signature.NotMatch. The answer's Date header also gives the clock skew.
+import http from 'node:http';
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
+import type { UpstreamTarget } from '../config/parsers.js';
+import { errorCodeOf } from '../proxy/read-prefix.js';
+import { formatSfdDate } from '../signing/format-date.js';
+import type { NonceSource } from '../signing/nonce.js';
+import { signRequest } from '../signing/sign-request.js';
+import type { AccessKey, SigningOptions } from '../signing/types.js';
+
+export interface ProbeAnswer {
+  readonly status: number | null;
+  readonly code: string | null;
+  /** Upstream Date minus local clock, ms; null without a Date header. */
+  readonly skewMs: number | null;
+  readonly body: string;
+  readonly error?: string;
+}
+
+export interface Prober {
+  probe(form: SigningOptions, path: string, rawQuery: string | null): Promise<ProbeAnswer>;
+}
+
+export function createProber(deps: { upstream: UpstreamTarget; key: AccessKey; ca: string | null; now: () => number; nextNonce: NonceSource; timeoutMs: number }): Prober {
+  const { upstream } = deps;
+  const client = upstream.protocol === 'https:' ? https : http;
+  return {
+    probe(form, path, rawQuery) {
+      const fullPath = upstream.pathPrefix + path;
+      const signed = signRequest({
+        method: 'GET',
+        path: fullPath,
+        rawQuery,
+        host: upstream.host,
+        extraSfdHeaders: [],
+        body: Buffer.alloc(0),
+        key: deps.key,
+        options: form,
+        date: formatSfdDate(deps.now()),
+        nonce: deps.nextNonce(),
+      });
+      return new Promise((resolve) => {
+        const request = client.request(
+          {
+            hostname: upstream.hostname,
+            port: upstream.port,
+            path: rawQuery === null ? fullPath : `${fullPath}?${rawQuery}`,
+            method: 'GET',
+            headers: { ...signed.headers },
+            timeout: deps.timeoutMs,
+            ...(upstream.protocol === 'https:' && deps.ca ? { ca: [...rootCertificates, deps.ca] } : {}),
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.length < 64 && chunks.push(chunk));
+            response.on('end', () => {
+              const body = Buffer.concat(chunks).toString('utf8').slice(0, 4096);
+              const dateMs = response.headers.date ? Date.parse(response.headers.date) : Number.NaN;
+              const code = errorCodeOf(Buffer.from(body));
+              resolve({ status: response.statusCode ?? null, code, skewMs: Number.isNaN(dateMs) ? null : dateMs - deps.now(), body });
+            });
+          },
+        );
+        request.on('timeout', () => request.destroy(new Error('timeout')));
+        request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, code: null, skewMs: null, body: '', error: error.code ?? error.message }));
+        request.end();
+      });
+    },
+  };
+}
+
+/** Scheme 1, then scheme 2 in every shape (field-notes §1). */
+export const CANDIDATE_FORMS: readonly Omit<SigningOptions, 'queryPlacement'>[] = [
+  { signatureVersion: '1', v2StringShape: 'spec' },
+  { signatureVersion: '2', v2StringShape: 'spec' },
+  { signatureVersion: '2', v2StringShape: 'no-extra-lf' },
+  { signatureVersion: '2', v2StringShape: 'no-keyid' },
+  { signatureVersion: '2', v2StringShape: 'no-keyid-no-extra-lf' },
+];
+
+export const describeForm = (form: Omit<SigningOptions, 'queryPlacement'> & { queryPlacement?: string }): string =>
+  (form.signatureVersion === '1' ? 'scheme 1' : `scheme 2, shape ${form.v2StringShape}`) + (form.queryPlacement ? `, query placement ${form.queryPlacement}` : '');

@@ -1,0 +1,41 @@
+// Hands a validated notification to the application (SFD_NOTIFY_FORWARD_URL): the original body and
+// headers plus `Idempotency-Key: <id>`. Only a 2xx answer within the timeout counts as delivered.
+import http from 'node:http';
+import https from 'node:https';
+
+export type DeliveryResult = { readonly delivered: true; readonly status: number } | { readonly delivered: false; readonly reason: string };
+
+const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection', 'expect']);
+
+export interface AppDelivery {
+  deliver(body: Buffer, rawHeaders: readonly string[], id: string): Promise<DeliveryResult>;
+  close(): void;
+}
+
+export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelivery {
+  const client = forwardUrl.protocol === 'https:' ? https : http;
+  const agent = new client.Agent({ keepAlive: true, maxSockets: 16 });
+  return {
+    deliver(body, rawHeaders, id) {
+      const headers: string[] = [];
+      for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+        const name = rawHeaders[i]!;
+        const lower = name.toLowerCase();
+        if (!NOT_FORWARDED.has(lower) && lower !== 'idempotency-key') headers.push(name, rawHeaders[i + 1]!);
+      }
+      headers.push('Host', forwardUrl.host, 'Content-Length', String(body.length), 'Idempotency-Key', id);
+      return new Promise((resolve) => {
+        const request = client.request(forwardUrl, { method: 'POST', headers, agent, timeout: timeoutMs }, (response) => {
+          response.resume();
+          const status = response.statusCode ?? 0;
+          response.on('end', () => resolve(status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `the app answered ${status}` }));
+          response.on('error', () => resolve({ delivered: false, reason: 'the app closed the connection mid-answer' }));
+        });
+        request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+        request.on('error', (error: NodeJS.ErrnoException) => resolve({ delivered: false, reason: error.code ?? error.message }));
+        request.end(body);
+      });
+    },
+    close: () => agent.destroy(),
+  };
+}

@@ -1,0 +1,146 @@
+// The notification relay (issue #8): accept the service's callback only from where it may come, check
+// it against the specification, hand it to the application with an Idempotency-Key, and acknowledge
+// the service only once the application has accepted it. Invalid events are refused with every problem
+// listed and kept in the dead-letter file; a repeat of a delivered id is acknowledged without delivery.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
+import type { Logger } from '../observability/logger.js';
+import type { NotifyObserver, NotifyResult } from '../observability/notify-observer.js';
+import { readBody } from '../proxy/read-body.js';
+import { JSON_CONTENT_TYPE } from '../proxy/send-error.js';
+import type { DeadLetterWriter } from './dead-letter.js';
+import type { DeliveredIds } from './delivered-ids.js';
+import type { AppDelivery, DeliveryResult } from './deliver-to-app.js';
+import { parseNotification, type Notification } from './notifications.js';
+import type { SourceFilter } from './source-filter.js';
+
+export interface NotifyRelayDeps {
+  /** SFD_NOTIFY_PATH, without a trailing slash. */
+  readonly path: string;
+  /** Checks the `/<token>` after the path; null when SFD_NOTIFY_TOKEN is unset. */
+  readonly tokenCheck: ((candidate: string) => boolean) | null;
+  readonly sourceFilter: SourceFilter | null;
+  /** Require `X-SFD-Notification-From: LLS` (or the spelling `X-Notification-from`). */
+  readonly requireHeader: boolean;
+  readonly maxBodyBytes: number;
+  readonly delivery: AppDelivery;
+  readonly deliveredIds: DeliveredIds;
+  readonly deadLetter: DeadLetterWriter | null;
+  readonly logger: Logger;
+  readonly observer: NotifyObserver;
+  readonly now: () => number;
+}
+
+export type NotificationHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
+
+const FROM_HEADERS = ['x-sfd-notification-from', 'x-notification-from'];
+
+export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHandler {
+  const inFlight = new Map<string, Promise<DeliveryResult>>();
+  const { logger, observer } = deps;
+
+  const answer = (outgoing: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void => {
+    const text = JSON.stringify(body);
+    outgoing.writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text), ...extra });
+    outgoing.end(text);
+  };
+  const refuse = (outgoing: ServerResponse, spec: SidecarErrorSpec, reason: string, extra: Record<string, string> = {}): void => {
+    observer.notification('none', 'none', 'refused');
+    logger.warn('notification refused', { code: spec.code, reason });
+    answer(outgoing, spec.status, { code: spec.code, message: spec.message }, extra);
+  };
+
+  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const url = incoming.url ?? '';
+    const pathname = url.split('?')[0] ?? '';
+    if (pathname !== deps.path && !pathname.startsWith(`${deps.path}/`)) return refuse(outgoing, SIDECAR_ERRORS.NotFound, 'unknown path');
+    const rest = pathname.slice(deps.path.length);
+    if (deps.tokenCheck ? !deps.tokenCheck(rest.replace(/^\//, '')) || rest === '' : rest !== '' && rest !== '/') {
+      return refuse(outgoing, deps.tokenCheck ? SIDECAR_ERRORS.NotificationForbidden : SIDECAR_ERRORS.NotFound, 'wrong token or path');
+    }
+    if (incoming.method !== 'POST') return refuse(outgoing, SIDECAR_ERRORS.MethodNotAllowed, `method ${incoming.method ?? ''}`, { Allow: 'POST' });
+    if (deps.sourceFilter && !deps.sourceFilter(incoming.socket.remoteAddress)) {
+      return refuse(outgoing, SIDECAR_ERRORS.NotificationForbidden, `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside SFD_NOTIFY_ALLOWED_CIDRS`);
+    }
+    if (deps.requireHeader && !FROM_HEADERS.some((name) => incoming.headers[name] === 'LLS')) {
+      return refuse(outgoing, SIDECAR_ERRORS.NotificationForbidden, 'no X-SFD-Notification-From: LLS header');
+    }
+    const contentType = incoming.headers['content-type'] ?? '';
+    if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType)) return refuse(outgoing, SIDECAR_ERRORS.UnsupportedMediaType, `content type ${contentType}`);
+    const body = await readBody(incoming, deps.maxBodyBytes);
+
+    let value: unknown;
+    try {
+      value = JSON.parse(body.toString('utf8'));
+    } catch {
+      return invalid(outgoing, incoming, body, null, ['(body): not valid JSON']);
+    }
+    const parsed = parseNotification(value);
+    if (!parsed.ok) return invalid(outgoing, incoming, body, parsed.id ?? null, parsed.problems);
+    const event = parsed.notification;
+    const [type, status] = labelsOf(event);
+
+    if (deps.deliveredIds.has(event.id)) {
+      observer.notification(type, status, 'duplicate');
+      logger.info('notification already delivered; acknowledged again', { notificationId: event.id, type: event.type });
+      return answer(outgoing, 200, { status: 'duplicate', id: event.id });
+    }
+    let delivery = inFlight.get(event.id);
+    const first = delivery === undefined;
+    if (!delivery) {
+      const started = performance.now();
+      delivery = deps.delivery.deliver(body, incoming.rawHeaders, event.id).then((result) => {
+        observer.deliveryTook((performance.now() - started) / 1000);
+        if (result.delivered) deps.deliveredIds.add(event.id);
+        return result;
+      });
+      inFlight.set(event.id, delivery);
+      void delivery.finally(() => inFlight.delete(event.id));
+    }
+    const result = await delivery;
+    const outcome: NotifyResult = !result.delivered ? 'app_error' : first ? 'delivered' : 'duplicate';
+    observer.notification(type, status, outcome);
+    if (!result.delivered) {
+      logger.warn('notification not accepted by the app; the service may send it again', { notificationId: event.id, type: event.type, reason: result.reason });
+      return answer(outgoing, SIDECAR_ERRORS.AppUnavailable.status, { code: SIDECAR_ERRORS.AppUnavailable.code, message: SIDECAR_ERRORS.AppUnavailable.message });
+    }
+    logger.info('notification delivered', { notificationId: event.id, type: event.type, recordingStatus: status, appStatus: result.status });
+    answer(outgoing, 200, { status: first ? 'delivered' : 'duplicate', id: event.id });
+  }
+
+  async function invalid(outgoing: ServerResponse, incoming: IncomingMessage, body: Buffer, id: string | null, problems: readonly string[]): Promise<void> {
+    observer.notification('none', 'none', 'invalid');
+    logger.warn('notification invalid', { notificationId: id, problems: problems.join('; ') });
+    if (deps.deadLetter) {
+      try {
+        await deps.deadLetter({ receivedAt: new Date(deps.now()).toISOString(), id, problems, headers: headerRecord(incoming), body: body.toString('utf8') });
+      } catch (error) {
+        logger.error('could not write the dead-letter file', { notificationId: id, errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+      }
+    }
+    const spec = SIDECAR_ERRORS.NotificationInvalid;
+    answer(outgoing, spec.status, { code: spec.code, message: spec.message, problems });
+  }
+
+  return (incoming, outgoing) => {
+    handle(incoming, outgoing).catch((error: unknown) => {
+      const spec = error instanceof SidecarError ? error.spec : SIDECAR_ERRORS.Internal;
+      if (!(error instanceof SidecarError)) logger.error('notification relay failure', { errorMessage: (error as Error).message });
+      observer.notification('none', 'none', 'refused');
+      if (!outgoing.headersSent) answer(outgoing, spec.status, { code: spec.code, message: spec.message }, { Connection: 'close' });
+    });
+  };
+}
+
+/** Bounded label values: the type and, for recordings, the status. */
+function labelsOf(event: Notification): [string, string] {
+  if ('unknown' in event) return ['other', 'none'];
+  if (event.type === 'SYNC_STREAM_STATUS_EVENT') return [event.type, 'none'];
+  return [event.type, event.data.status];
+}
+
+function headerRecord(incoming: IncomingMessage): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) record[incoming.rawHeaders[i]!] = incoming.rawHeaders[i + 1]!;
+  return record;
+}

@@ -1,0 +1,28 @@
+// SFD_NOTIFY_ALLOWED_CIDRS: which source addresses may post notifications (IPv4 and IPv6 ranges,
+// IPv4-mapped IPv6 addresses treated as IPv4).
+import { BlockList, isIP } from 'node:net';
+
+export type SourceFilter = (remoteAddress: string | undefined) => boolean;
+
+/** Parses `10.0.0.0/8, 2001:db8::/32, 192.0.2.7`; throws with the first bad entry. */
+export function parseCidrList(text: string): { cidrs: string[]; filter: SourceFilter } {
+  const list = new BlockList();
+  const cidrs = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  for (const cidr of cidrs) {
+    const [address = '', prefixText] = cidr.split('/');
+    const family = isIP(address);
+    const max = family === 4 ? 32 : 128;
+    const prefix = prefixText === undefined ? max : Number(prefixText);
+    if (family === 0 || !/^\d*$/.test(prefixText ?? '') || !(prefix >= 0 && prefix <= max)) throw new Error(cidr);
+    list.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
+  }
+  return {
+    cidrs,
+    filter: (remote) => {
+      if (!remote) return false;
+      const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
+      const address = mapped ? mapped[1]! : remote;
+      return list.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
+    },
+  };
+}

@@ -1,0 +1,59 @@
+// Builds and starts the notification relay's own listener (separate from the signing port, reachable
+// from outside the pod), with the hono node-server direct-response pattern.
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Hono } from 'hono';
+import type { AddressInfo } from 'node:net';
+import type { NotifyConfig } from '../config/load-config.js';
+import { SIDECAR_ERRORS, errorBody } from '../errors.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { createNotifyObserver } from '../observability/notify-observer.js';
+import { JSON_CONTENT_TYPE } from '../proxy/send-error.js';
+import { createHttpServer } from '../server/create-http-server.js';
+import { closeGracefully, formatAddress, listen } from '../server/listen.js';
+import { createDeadLetterWriter } from './dead-letter.js';
+import { createDeliveredIds } from './delivered-ids.js';
+import { createAppDelivery } from './deliver-to-app.js';
+import { createNotificationHandler } from './handle-notification.js';
+import { createTokenCheck } from './path-token.js';
+import { parseCidrList } from './source-filter.js';
+
+export interface RunningNotifyRelay {
+  readonly address: AddressInfo;
+  close(drainMs: number): Promise<void>;
+}
+
+export async function startNotifyRelay(config: NotifyConfig, deps: { logger: Logger; metrics: Metrics; now: () => number }): Promise<RunningNotifyRelay> {
+  const delivery = createAppDelivery(config.forwardUrl, config.timeoutMs);
+  const handle = createNotificationHandler({
+    path: config.path,
+    tokenCheck: config.token ? createTokenCheck(config.token) : null,
+    sourceFilter: config.allowedCidrs ? parseCidrList(config.allowedCidrs).filter : null,
+    requireHeader: config.requireHeader,
+    maxBodyBytes: config.maxBodyBytes,
+    delivery,
+    deliveredIds: createDeliveredIds(10_000),
+    deadLetter: config.deadLetterDir ? createDeadLetterWriter(config.deadLetterDir) : null,
+    logger: deps.logger,
+    observer: createNotifyObserver(deps.metrics),
+    now: deps.now,
+  });
+  const app = new Hono<{ Bindings: HttpBindings }>();
+  app.all('*', (c) => {
+    handle(c.env.incoming, c.env.outgoing);
+    return RESPONSE_ALREADY_SENT;
+  });
+  const server = createHttpServer(app, {
+    onUnparsable: () => ({ status: 400, body: errorBody(SIDECAR_ERRORS.BadRequest), headers: { 'Content-Type': JSON_CONTENT_TYPE } }),
+  });
+  const address = await listen(server, config.listen);
+  deps.logger.info('notification relay listening', { address: formatAddress(address), path: config.path, forwardTo: config.forwardUrl.origin });
+  return {
+    address,
+    async close(drainMs) {
+      await closeGracefully(server, drainMs);
+      delivery.close();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+// `sfd-sidecar doctor` against the emulator set to each signature form names that form, and against
+// broken setups names the problem and the fix.
+import net from 'node:net';
+import test, { type ExecutionContext } from 'ava';
+import { runDoctor, type DoctorReport } from '../../src/doctor/run-doctor.js';
+import { startEmulator } from '../../src/emulator/start-emulator.js';
+import type { AcceptedForm } from '../../src/emulator/verifier.js';
+import { readFileSync } from 'node:fs';
+import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
+import { startSelfSignedServer } from '../helpers/tls-server.js';
+
+const deps = { readFile: (path: string) => readFileSync(path, 'utf8'), production: false, now: Date.now, timeoutMs: 2000 };
+
+async function emulatorWith(t: ExecutionContext, form: AcceptedForm, now = Date.now) {
+  const emulator = await startEmulator({
+    listen: { host: '127.0.0.1', port: 0 },
+    keys: new Map([[TEST_KEY_ID, { secret: Buffer.from(TEST_SECRET), customerId: 12345 }]]),
+    form,
+    now,
+  });
+  t.teardown(() => emulator.close());
+  return emulator;
+}
+
+const settings = (upstream: string, extra: Record<string, string> = {}) => ({
+  SFD_UPSTREAM_URL: upstream,
+  SFD_ACCESS_KEY_ID: TEST_KEY_ID,
+  SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+  ...extra,
+});
+
+const verdictOf = (report: DoctorReport, check: string): string | undefined => report.checks.find((c) => c.check === check)?.verdict;
+
+const forms: AcceptedForm[] = [
+  { scheme: '1', shape: 'spec', placement: 'body' },
+  { scheme: '1', shape: 'spec', placement: 'uri' },
+  { scheme: '2', shape: 'spec', placement: 'body' },
+  { scheme: '2', shape: 'no-extra-lf', placement: 'uri' },
+  { scheme: '2', shape: 'no-keyid', placement: 'body' },
+  { scheme: '2', shape: 'no-keyid-no-extra-lf', placement: 'uri' },
+];
+for (const form of forms) {
+  test(`doctor names scheme ${form.scheme}${form.scheme === '2' ? ` ${form.shape}` : ''} with placement ${form.placement} when the gateway accepts only that`, async (t) => {
+    const emulator = await emulatorWith(t, form);
+    const report = await runDoctor(settings(emulator.url), deps);
+    t.like(report.recommendation, { signatureVersion: form.scheme, queryPlacement: form.placement, ...(form.scheme === '2' ? { v2StringShape: form.shape } : {}) });
+    const configuredMatches = form.scheme === '2' && form.shape === 'spec' && form.placement === 'body';
+    t.is(verdictOf(report, 'settings'), configuredMatches ? 'ok' : 'fail');
+    t.is(report.ok, configuredMatches);
+    if (!configuredMatches) t.regex(report.checks.find((c) => c.check === 'settings')!.fix!, new RegExp(`SFD_SIGNATURE_VERSION=${form.scheme}`));
+    t.false(JSON.stringify(report).includes(TEST_SECRET));
+  });
+}
+
+test('an unknown key id is named, with the fix', async (t) => {
+  const emulator = await emulatorWith(t, { scheme: '2', shape: 'spec', placement: 'body' });
+  const report = await runDoctor(settings(emulator.url, { SFD_ACCESS_KEY_ID: 'AKWRONG' }), deps);
+  t.false(report.ok);
+  const check = report.checks.find((c) => c.check === 'signature form')!;
+  t.regex(check.detail, /AccessKeyId\.Invalid/);
+  t.regex(check.fix!, /does not know AKWRONG/);
+});
+
+test('a wrong secret: every form refused', async (t) => {
+  const emulator = await emulatorWith(t, { scheme: '2', shape: 'spec', placement: 'body' });
+  const report = await runDoctor(settings(emulator.url, { SFD_ACCESS_KEY_SECRET: 'not-the-secret' }), deps);
+  t.is(verdictOf(report, 'signature form'), 'fail');
+  t.regex(report.checks.find((c) => c.check === 'signature form')!.fix!, /secret does not belong/);
+});
+
+test('clock skew: 20 minutes is a warning, two hours a failure', async (t) => {
+  const ahead20 = await emulatorWith(t, { scheme: '2', shape: 'spec', placement: 'body' }, () => Date.now() + 20 * 60_000);
+  const warned = await runDoctor(settings(ahead20.url), deps);
+  t.is(verdictOf(warned, 'clock'), 'warn');
+  t.true(warned.ok);
+  const ahead2h = await emulatorWith(t, { scheme: '2', shape: 'spec', placement: 'body' }, () => Date.now() + 2 * 3_600_000);
+  const failed = await runDoctor(settings(ahead2h.url), deps);
+  t.is(verdictOf(failed, 'clock'), 'fail');
+  t.regex(failed.checks.find((c) => c.check === 'signature form')!.detail, /Signature\.Expired/);
+});
+
+test('an unreachable upstream fails at TCP', async (t) => {
+  const closed = net.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as net.AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  const report = await runDoctor(settings(`http://127.0.0.1:${port}`), deps);
+  t.is(verdictOf(report, 'tcp'), 'fail');
+  t.regex(report.checks.find((c) => c.check === 'tcp')!.detail, /ECONNREFUSED/);
+});
+
+test('an unresolvable host fails at DNS', async (t) => {
+  const report = await runDoctor(settings('https://no-such-host.invalid'), deps);
+  t.is(verdictOf(report, 'dns'), 'fail');
+});
+
+test('an untrusted certificate fails at TLS with the CA-file fix; trusting it with SFD_UPSTREAM_CA_FILE passes', async (t) => {
+  const server = await startSelfSignedServer(t, 'localhost');
+  const untrusted = await runDoctor(settings(`https://localhost:${server.port}`), deps);
+  t.is(verdictOf(untrusted, 'tls'), 'fail');
+  t.regex(untrusted.checks.find((c) => c.check === 'tls')!.fix!, /SFD_UPSTREAM_CA_FILE/);
+  const trusted = await runDoctor(settings(`https://localhost:${server.port}`, { SFD_UPSTREAM_CA_FILE: server.certFile }), deps);
+  t.is(verdictOf(trusted, 'tls'), 'ok');
+  t.regex(trusted.checks.find((c) => c.check === 'tls')!.detail, /certificate for localhost/);
+});
+
+test('invalid configuration is reported as the first failed check', async (t) => {
+  const report = await runDoctor({ SFD_UPSTREAM_URL: 'ftp://x', SFD_ACCESS_KEY_ID: TEST_KEY_ID, SFD_ACCESS_KEY_SECRET: TEST_SECRET }, deps);
+  t.is(report.checks[0]?.check, 'configuration');
+  t.is(report.checks[0]?.verdict, 'fail');
+  t.false(JSON.stringify(report).includes(TEST_SECRET));
+});

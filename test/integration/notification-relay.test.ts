@@ -1,0 +1,165 @@
+// The notification relay with a real application behind it: delivery with an Idempotency-Key,
+// acknowledgement only after the app accepted, refusals (token, source, header, method, type, size),
+// invalid events listed and dead-lettered, app failures answered 503, and duplicates delivered once.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import type { NotifyConfig } from '../../src/config/load-config.js';
+import { recordingEvent } from '../../src/notify/build-events.js';
+import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
+import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
+import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
+import { parseExposition, valueOf } from '../helpers/exposition.js';
+import { send } from '../helpers/http.js';
+import { captureLogs } from '../helpers/log-capture.js';
+import { startTestApp, type TestApp } from '../helpers/test-app.js';
+
+const TOKEN = 'relay-token-0123456789abcdef';
+const event = (status: 'started' | 'ended' | 'error' = 'started') =>
+  recordingEvent({ status, recordingId: 'rec-1', streamId: 'stream-1', startedMs: Date.now() - 60_000, nowMs: Date.now() });
+const lls = { 'Content-Type': 'application/json', 'X-SFD-Notification-From': 'LLS' };
+
+async function relayFor(t: ExecutionContext, app: TestApp, overrides: Partial<NotifyConfig> = {}) {
+  const metrics = createMetrics();
+  const logs = captureLogs();
+  const config: NotifyConfig = {
+    listen: { host: '127.0.0.1', port: 0 },
+    path: '/notifications',
+    forwardUrl: new URL(app.url),
+    token: null,
+    allowedCidrs: null,
+    requireHeader: true,
+    maxBodyBytes: 65536,
+    timeoutMs: 2000,
+    deadLetterDir: null,
+    ...overrides,
+  };
+  const relay = await startNotifyRelay(config, { logger: logs.logger, metrics, now: Date.now });
+  t.teardown(() => relay.close(0));
+  return { url: `http://127.0.0.1:${relay.address.port}${config.path}`, metrics, logs };
+}
+
+const counted = async (metrics: Metrics, result: string): Promise<number> => {
+  const samples = parseExposition(await metrics.registry.metrics()).filter((s) => s.name === 'sfd_notifications_total' && s.labels.result === result);
+  return samples.reduce((sum, s) => sum + s.value, 0);
+};
+
+test('a valid event reaches the app unchanged with an Idempotency-Key, and the service gets 200 after the app accepted', async (t) => {
+  const app = await startTestApp(t);
+  const { url, metrics } = await relayFor(t, app);
+  const body = JSON.stringify(event('ended'));
+  const answer = await send(url, { method: 'POST', headers: { ...lls, 'X-Custom': 'kept' }, body });
+  t.is(answer.status, 200);
+  t.like(answer.json(), { status: 'delivered' });
+  t.is(app.received.length, 1);
+  const delivered = app.received[0]!;
+  t.is(delivered.body.toString(), body);
+  t.is(delivered.url, '/hooks/sfd');
+  t.is(delivered.headers['idempotency-key'], (JSON.parse(body) as { id: string }).id);
+  t.is(delivered.headers['x-sfd-notification-from'], 'LLS');
+  t.is(delivered.headers['x-custom'], 'kept');
+  t.is(valueOf(parseExposition(await metrics.registry.metrics()), 'sfd_notifications_total', { type: 'SYNC_RECORDING_RESULT_EVENT', status: 'ended', result: 'delivered' }), 1);
+});
+
+test('both spellings of the notification header are accepted; without it the event is refused unless switched off', async (t) => {
+  const app = await startTestApp(t);
+  const { url, metrics } = await relayFor(t, app);
+  t.is((await send(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Notification-from': 'LLS' }, body: JSON.stringify(event()) })).status, 200);
+  const refused = await send(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(event()) });
+  t.is(refused.status, 403);
+  t.is(refused.json().code, 'Sidecar.NotificationForbidden');
+  t.is(await counted(metrics, 'refused'), 1);
+  const open = await relayFor(t, app, { requireHeader: false });
+  t.is((await send(open.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(event()) })).status, 200);
+});
+
+test('with a token, only the path ending in the token is accepted', async (t) => {
+  const app = await startTestApp(t);
+  const { url } = await relayFor(t, app, { token: TOKEN });
+  const body = JSON.stringify(event());
+  t.is((await send(url, { method: 'POST', headers: lls, body })).status, 403);
+  t.is((await send(`${url}/wrong-token-0123456789abcdef`, { method: 'POST', headers: lls, body })).status, 403);
+  t.is((await send(`${url}/${TOKEN}`, { method: 'POST', headers: lls, body })).status, 200);
+  t.is(app.received.length, 1);
+});
+
+test('a source outside SFD_NOTIFY_ALLOWED_CIDRS is refused; one inside is accepted', async (t) => {
+  const app = await startTestApp(t);
+  const outside = await relayFor(t, app, { allowedCidrs: '10.0.0.0/8, 2001:db8::/32' });
+  t.is((await send(outside.url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 403);
+  const inside = await relayFor(t, app, { allowedCidrs: '10.0.0.0/8, 127.0.0.0/8' });
+  t.is((await send(inside.url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 200);
+  t.is(app.received.length, 1);
+});
+
+test('only POST, only JSON, only under the size limit, only at the configured path', async (t) => {
+  const app = await startTestApp(t);
+  const { url } = await relayFor(t, app, { maxBodyBytes: 500 });
+  const get = await send(url);
+  t.is(get.status, 405);
+  t.is(get.headers.allow, 'POST');
+  t.is((await send(url, { method: 'POST', headers: { ...lls, 'Content-Type': 'text/plain' }, body: '{}' })).status, 415);
+  t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify({ ...event(), pad: 'x'.repeat(600) }) })).status, 413);
+  t.is((await send(url.replace('/notifications', '/other'), { method: 'POST', headers: lls, body: '{}' })).status, 404);
+  t.is(app.received.length, 0);
+});
+
+test('an invalid event is refused with every problem, counted, logged with its id and kept in the dead-letter file', async (t) => {
+  const app = await startTestApp(t);
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-dead-'));
+  const { url, metrics, logs } = await relayFor(t, app, { deadLetterDir: dir });
+  const bad = event('ended');
+  const body = JSON.stringify({ ...bad, data: { ...bad.data, accessUrl: undefined, ended: undefined } });
+  const answer = await send(url, { method: 'POST', headers: lls, body });
+  t.is(answer.status, 400);
+  t.deepEqual(answer.json(), {
+    code: 'Sidecar.NotificationInvalid',
+    message: 'The notification does not follow the specification; see problems.',
+    problems: ['data.ended: is required when status is ended (rule 2)', 'data.accessUrl: is required when status is ended (rule 2)'],
+  });
+  t.is((await send(url, { method: 'POST', headers: lls, body: '{not json' })).status, 400);
+  t.is(app.received.length, 0);
+  t.is(await counted(metrics, 'invalid'), 2);
+  t.true(logs.lines().some((l) => l.event === 'notification invalid' && l.notificationId === bad.id));
+  const letters = readFileSync(join(dir, DEAD_LETTER_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  t.is(letters.length, 2);
+  t.like(letters[0], { id: bad.id, body, problems: ['data.ended: is required when status is ended (rule 2)', 'data.accessUrl: is required when status is ended (rule 2)'] });
+  t.like(letters[1], { id: null, body: '{not json', problems: ['(body): not valid JSON'] });
+});
+
+test('app down, failing or slow: the service gets 503 and the event is not remembered as delivered', async (t) => {
+  const app = await startTestApp(t);
+  const { url, metrics } = await relayFor(t, app, { timeoutMs: 300 });
+  const body = JSON.stringify(event());
+  app.behaviour = { status: 500, delayMs: 0 };
+  const failing = await send(url, { method: 'POST', headers: lls, body });
+  t.is(failing.status, 503);
+  t.is(failing.json().code, 'Sidecar.AppUnavailable');
+  app.behaviour = { status: 200, delayMs: 1000 };
+  t.is((await send(url, { method: 'POST', headers: lls, body })).status, 503);
+  app.behaviour = { status: 200, delayMs: 0 };
+  t.is((await send(url, { method: 'POST', headers: lls, body })).status, 200, 'a retry after recovery is delivered');
+  t.is(await counted(metrics, 'app_error'), 2);
+  await app.close();
+  t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 503, 'app down');
+});
+
+test('a repeated id is acknowledged without a second delivery, also when the repeats arrive together', async (t) => {
+  const app = await startTestApp(t);
+  const { url, metrics } = await relayFor(t, app);
+  const body = JSON.stringify(event());
+  t.is((await send(url, { method: 'POST', headers: lls, body })).status, 200);
+  const again = await send(url, { method: 'POST', headers: lls, body });
+  t.is(again.status, 200);
+  t.like(again.json(), { status: 'duplicate' });
+  app.behaviour = { status: 200, delayMs: 200 };
+  const together = JSON.stringify(event());
+  const answers = await Promise.all([1, 2, 3].map(() => send(url, { method: 'POST', headers: lls, body: together })));
+  t.deepEqual(
+    answers.map((a) => a.status),
+    [200, 200, 200],
+  );
+  t.is(app.received.length, 2);
+  t.is(await counted(metrics, 'duplicate'), 3);
+});
