@@ -1,0 +1,42 @@
+# sfd-sidecar: an outbound signing reverse proxy, run as a Kubernetes sidecar.
+# Build: docker build -t sfd-sidecar .
+# test/deploy/container-image.test.ts assembles exactly what the runtime stage holds (the same build
+# commands and copied paths) and runs a signed request through it, since CI has no Docker engine.
+
+ARG NODE_MAJOR=24
+
+# Compile the TypeScript sources with the full (dev) toolchain.
+FROM node:${NODE_MAJOR}-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY src ./src
+RUN npx tsc -p tsconfig.build.json
+
+# Production dependencies only.
+FROM node:${NODE_MAJOR}-bookworm-slim AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+
+# Runtime: distroless Node (no shell, no package manager), non-root.
+FROM gcr.io/distroless/nodejs${NODE_MAJOR}-debian12:nonroot AS runtime
+ARG VERSION=0.1.0
+LABEL org.opencontainers.image.title="sfd-sidecar" \
+      org.opencontainers.image.description="Outbound signing reverse proxy for the SFD API, run as a Kubernetes sidecar" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.source="https://example.invalid/sfd-sidecar"
+WORKDIR /app
+ENV NODE_ENV=production
+# http-proxy 1.18 calls util._extend, a runtime deprecation warning on Node 24 (DEP0060); only that one is silenced.
+ENV NODE_OPTIONS=--disable-warning=DEP0060
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist/src ./dist/src
+COPY package.json ./
+COPY schema ./schema
+USER nonroot
+# 8080: signing listener (bound to 127.0.0.1 by default); 9090: admin (metrics, probes); 8081: relay.
+EXPOSE 9090 8081
+# The distroless entrypoint is node itself, so signals reach the sidecar directly (never npm start).
+CMD ["dist/src/main.js", "serve"]

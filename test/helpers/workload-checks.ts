@@ -1,0 +1,62 @@
+// The checks that matter for any rendered workload with the sidecar: the signing port on loopback
+// only, the key store never mounted with subPath, probes on the admin port, the restricted security
+// context, and an environment the sidecar itself accepts.
+import type { ExecutionContext } from 'ava';
+import { loadConfig } from '../../src/config/load-config.js';
+import type { K8sObject } from './k8s-tools.js';
+
+interface Container {
+  name: string;
+  restartPolicy?: string;
+  env?: { name: string; value?: string; valueFrom?: unknown }[];
+  ports?: { name?: string; containerPort: number }[];
+  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
+  startupProbe?: { httpGet?: { path: string; port: string | number } };
+  readinessProbe?: { httpGet?: { path: string; port: string | number } };
+  livenessProbe?: { httpGet?: { path: string; port: string | number } };
+  securityContext?: Record<string, unknown>;
+}
+
+interface PodSpec {
+  initContainers?: Container[];
+  containers: Container[];
+  securityContext?: Record<string, unknown>;
+  volumes?: { name: string }[];
+}
+
+/** Runs every check on the sidecar of a Deployment; returns where the sidecar was found. */
+export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject, expectedMode: 'native' | 'classic'): Container {
+  const pod = (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+  const inInit = pod.initContainers?.find((c) => c.name === 'sfd-sidecar');
+  const inMain = pod.containers.find((c) => c.name === 'sfd-sidecar');
+  const sidecar = (inInit ?? inMain)!;
+  t.truthy(sidecar, 'the sidecar container is present');
+  if (expectedMode === 'native') {
+    t.truthy(inInit, 'native: an init container');
+    t.is(inInit?.restartPolicy, 'Always', 'native: restartPolicy Always');
+  } else {
+    t.truthy(inMain, 'classic: an ordinary container');
+    t.is(inMain?.restartPolicy, undefined);
+  }
+  const env = Object.fromEntries((sidecar.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+  t.regex(env.SFD_LISTEN ?? '', /^127\.0\.0\.1:\d+$/, 'the signing port is bound to loopback only');
+  const adminPort = Number((env.SFD_ADMIN_LISTEN ?? '').split(':').pop());
+  t.is(sidecar.ports?.find((p) => p.name === 'admin')?.containerPort, adminPort, 'the admin port is named admin');
+  t.false((sidecar.ports ?? []).some((p) => p.containerPort === Number(env.SFD_LISTEN?.split(':').pop())), 'the signing port is not a container port');
+  for (const probe of [sidecar.startupProbe, sidecar.readinessProbe, sidecar.livenessProbe]) t.is(probe?.httpGet?.port, 'admin', 'probes on the admin port');
+  t.is(sidecar.startupProbe?.httpGet?.path, '/readyz');
+  for (const mount of sidecar.volumeMounts ?? []) {
+    t.is(mount.subPath, undefined, `${mount.name} is not mounted with subPath`);
+    t.true(mount.readOnly, `${mount.name} is read-only`);
+  }
+  t.true(env.SFD_KEYSTORE_FILE?.startsWith((sidecar.volumeMounts ?? []).find((m) => m.name === 'sfd-keystore')!.mountPath), 'the key store is in the mounted directory');
+  const context = sidecar.securityContext ?? {};
+  t.like(context, { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+  const seccomp = (context.seccompProfile ?? pod.securityContext?.seccompProfile) as { type?: string } | undefined;
+  t.is(seccomp?.type, 'RuntimeDefault');
+  // The environment as rendered must be one the sidecar accepts (values from Secrets are stand-ins).
+  const values = { ...env };
+  for (const e of sidecar.env ?? []) if (e.valueFrom !== undefined) values[e.name] = 'stand-in-secret-value-0123456789';
+  t.notThrows(() => loadConfig(values, { production: true, readFile: () => '-----BEGIN CERTIFICATE-----\n' }), 'the sidecar accepts the rendered environment');
+  return sidecar;
+}
