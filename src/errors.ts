@@ -36,6 +36,7 @@ export const SIDECAR_ERRORS = {
     status: 503,
     message: 'The application did not accept the notification; send it again later.',
   },
+  Overloaded: { code: 'Sidecar.Overloaded', status: 503, message: 'The sidecar is handling as many requests as it allows (SFD_MAX_INFLIGHT); try again.' },
   NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key for this profile.' },
   UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
 } as const satisfies Record<string, SidecarErrorSpec>;

@@ -2,6 +2,7 @@
 // Nothing here reads the environment or handles signals; main.ts does.
 import type { AddressInfo } from 'node:net';
 import { createAdminApp, type Readiness } from './admin/create-admin-app.js';
+import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
 import { SIDECAR_ERRORS, errorBody } from './errors.js';
 import type { KeyRing } from './keys/key-ring.js';
@@ -39,6 +40,8 @@ export interface SidecarOptions {
   readonly metrics: Metrics;
   readonly now: () => number;
   readonly nextNonce: NonceSource;
+  /** Resource limits and retries; the defaults when omitted. */
+  readonly limits?: Limits;
 }
 
 export interface RunningSidecar {
@@ -51,7 +54,8 @@ export interface RunningSidecar {
 }
 
 export async function startSidecar(options: SidecarOptions): Promise<RunningSidecar> {
-  const forwarders = createForwarderPool({ timeoutMs: options.upstreamTimeoutMs, ca: options.upstreamCa });
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const forwarders = createForwarderPool({ timeoutMs: options.upstreamTimeoutMs, ca: options.upstreamCa, maxSockets: limits.upstreamMaxSockets });
   const profileHeader = options.profileHeader?.toLowerCase() ?? null;
   const profiles = {
     ring: options.ring,
@@ -70,8 +74,18 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     logger: options.logger,
     now: options.now,
     observer: createProxyObserver(options.metrics, options.now),
+    limits,
   });
-  const proxyServer = createHttpServer(createProxyApp(handler), { onUnparsable: unparsableAnswer });
+  const proxyServer = createHttpServer(createProxyApp(handler), {
+    onUnparsable: unparsableAnswer,
+    bypass: (incoming, outgoing) => {
+      if (incoming.method !== 'HEAD') return false;
+      handler(incoming, outgoing);
+      return true;
+    },
+    // Slow or oversized request heads are refused by Node itself: 408 after the timeouts, 431 beyond the size.
+    serverOptions: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.clientHeadersTimeoutMs, requestTimeout: limits.clientRequestTimeoutMs },
+  });
   let proxyBound = false;
   const readiness = (): Readiness => {
     const reasons: string[] = [];

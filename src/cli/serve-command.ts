@@ -45,6 +45,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
       metrics,
       now: deps.now,
       nextNonce: createNonceSource(),
+      limits: config.limits,
     });
     if (emulator) deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress)));
     let relay: { close(drainMs: number): Promise<void> } | null = null;

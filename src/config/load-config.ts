@@ -4,6 +4,7 @@ import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { parseInteger, parseListen, parseOneOf, parseUpstreamUrl, type ListenAddress, type UpstreamTarget } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
 import { readNotifyConfig } from './notify-config.js';
+import { readLimits, type Limits } from './limits-config.js';
 import { SettingReader, type FileReader, type SettingValues } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
 
@@ -56,6 +57,7 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
   readonly notify: NotifyConfig | null;
+  readonly limits: Limits;
 }
 
 export interface LoadConfigDeps extends FileReader {
@@ -104,10 +106,15 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     if (key) keySource = { kind: 'single', key };
   }
   const notify = readNotifyConfig(r);
+  const limits = readLimits(r);
+  if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
+    r.problems.push('SFD_CLIENT_HEADERS_TIMEOUT_MS: must not be longer than SFD_CLIENT_REQUEST_TIMEOUT_MS');
+  }
   r.assertValid();
 
   return Object.freeze({
     notify,
+    limits,
     demo,
     upstream: upstream ?? null,
     listen: listen!,

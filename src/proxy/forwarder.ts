@@ -94,6 +94,8 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           response.setTimeout(options.timeoutMs, () => response.destroy(new Error('upstream body idle timeout')));
           handlers.onResponse(response);
         });
+        // The caller gone (now or before this point): nothing will read the answer.
+        if (outgoing.closed) return void proxyReq.destroy();
         outgoing.once('close', () => {
           if (!outgoing.writableFinished) proxyReq.destroy();
         });

@@ -6,6 +6,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { ProfileResolver } from '../keys/profile-resolver.js';
 import { alternateKey, currentKey } from '../keys/select-key.js';
+import type { Limits } from '../config/limits-config.js';
 import { describeError, type Logger } from '../observability/logger.js';
 import { operationOf, type Operation } from '../observability/operation-name.js';
 import type { ProxyObserver, RequestLabels } from '../observability/proxy-observer.js';
@@ -31,6 +32,7 @@ export interface ProxyHandlerDeps {
   readonly logger: Logger;
   readonly now: () => number;
   readonly observer: ProxyObserver;
+  readonly limits: Pick<Limits, 'maxInflight' | 'upstreamRetries' | 'retryMethods'>;
 }
 
 export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
@@ -60,6 +62,8 @@ const KEY_REFUSED = new Map([
   [400, new Set(['AccessKeyId.Invalid'])],
 ]);
 const ERROR_PREFIX_LIMIT = 16 * 1024;
+/** Connection failures before any response: the request did not reach the upstream's application. */
+const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ETIMEDOUT']);
 
 /**
  * Pipes an upstream response to the caller. A failure on either side cuts the other: a truncated
@@ -78,10 +82,13 @@ function streamToCaller(response: IncomingMessage, outgoing: ServerResponse): vo
 export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const { logger, observer } = deps;
   const logMismatch = createMismatchLogger(logger, deps.now);
+  const retryMethods = new Set(deps.limits.retryMethods);
+  let inflight = 0;
 
   return (incoming, outgoing) => {
     const started = performance.now();
     observer.requestStarted();
+    inflight += 1;
     const rawUrl = incoming.url ?? '';
     const queryAt = rawUrl.indexOf('?');
     const method = incoming.method ?? '';
@@ -91,6 +98,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     if (typeof traceparent === 'string') record.traceparent = traceparent;
     const labels = (): RequestLabels => ({ profile: record.profile ?? 'none', operation: record.operation, method });
     outgoing.once('close', () => {
+      inflight -= 1;
       const seconds = (performance.now() - started) / 1000;
       const status = outgoing.headersSent ? outgoing.statusCode : 0;
       observer.requestFinished(labels(), status, seconds);
@@ -106,6 +114,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     };
 
     const run = async (): Promise<void> => {
+      if (inflight > deps.limits.maxInflight) return fail(SIDECAR_ERRORS.Overloaded);
       const resolution = deps.resolveProfile(incoming.headers);
       if (!resolution.ok) {
         if (resolution.error === 'ProfileForbidden') record.refusedProfile = resolution.profileName;
@@ -144,7 +153,9 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
         if (status >= 400) tapErrorCode(response, prefix?.bytes ?? null, onCode);
       };
 
-      const attempt = (signingKey: AccessKey, isRetry: boolean): void => {
+      /** @param isRetry the one re-signed retry with another key has been used; @param connectRetry the connection retries so far */
+      const attempt = (signingKey: AccessKey, isRetry: boolean, connectRetry = 0): void => {
+        if (outgoing.destroyed) return; // the caller went away: nothing to send upstream
         const signed = deps.sign(
           { method, path: target.path, rawQuery: target.rawQuery, extraSfdHeaders: prepared.extraSfdHeaders, body },
           { key: signingKey, host: resolved.upstream.host, options: resolved.signing },
@@ -177,6 +188,16 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
           },
           onError(error) {
             if (outgoing.destroyed) return;
+            const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+            if (code !== undefined && RETRYABLE.has(code) && retryMethods.has(method) && connectRetry < deps.limits.upstreamRetries) {
+              // Failed before any byte of a response: send again after a backoff with jitter, freshly signed.
+              const delayMs = 50 * 2 ** connectRetry + Math.random() * 50;
+              logger.info('retrying after a connection failure', { attempt: connectRetry + 1, errorCode: code, delayMs: Math.round(delayMs) });
+              setTimeout(() => {
+                if (!outgoing.destroyed) attempt(signingKey, isRetry, connectRetry + 1);
+              }, delayMs);
+              return;
+            }
             fail(error.spec, error.cause ?? error);
           },
         });

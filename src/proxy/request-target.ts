@@ -23,6 +23,7 @@ export function resolveRequestTarget(rawUrl: string, upstream: UpstreamTarget): 
   if (originForm.includes('#')) return { ok: false, error: 'BadRequest' };
   const queryAt = originForm.indexOf('?');
   const path = queryAt === -1 ? originForm : originForm.slice(0, queryAt);
+  if (hasDotSegment(path)) return { ok: false, error: 'BadRequest' };
   const rawQuery = queryAt === -1 ? null : originForm.slice(queryAt + 1);
   return { ok: true, path: upstream.pathPrefix + path, rawQuery };
 }
@@ -38,4 +39,13 @@ function namesUpstream(scheme: string, authority: string, upstream: UpstreamTarg
   const hostMatches = host === upstream.hostname.toLowerCase();
   const portMatches = portText ? port === upstream.port : true;
   return hostMatches && portMatches;
+}
+
+/**
+ * A `.` or `..` segment, written plainly or percent-encoded (%2e), with `/`, `%2f` or `\\` as separators,
+ * would let a caller climb out of the upstream URL's path prefix once the upstream normalises it.
+ */
+function hasDotSegment(path: string): boolean {
+  const segments = path.replace(/%2f|%5c|\\/gi, '/').split('/');
+  return segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
 }

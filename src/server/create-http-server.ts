@@ -2,6 +2,7 @@
 // a URL (a broken Host, an absolute-form target it rejects) are answered with a catalog error rather
 // than the adapter's plain-text 400.
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 
 export interface FetchApp {
@@ -12,6 +13,13 @@ export interface HttpServerOptions {
   /** The body of the answer to a request the adapter could not parse. */
   readonly onUnparsable: () => { status: number; body: string; headers: Record<string, string> };
   readonly serverOptions?: http.ServerOptions;
+  /**
+   * Requests to hand to this function instead of the app (return true when handled). The signing
+   * listener uses it for HEAD: hono answers HEAD by running the GET route and wrapping its result in a
+   * new Response, which defeats the adapter's RESPONSE_ALREADY_SENT marker, so the adapter would send
+   * an empty 200 of its own before the upstream's answer.
+   */
+  readonly bypass?: (incoming: http.IncomingMessage, outgoing: http.ServerResponse) => boolean;
 }
 
 export function createHttpServer(app: FetchApp, options: HttpServerOptions): http.Server {
@@ -23,5 +31,15 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
       return new Response(body, { status, headers });
     },
   });
-  return http.createServer(options.serverOptions ?? {}, (incoming, outgoing) => void listener(incoming, outgoing));
+  // Slow request heads and bodies are checked every second (Node's default is every 30 s).
+  const server = http.createServer({ connectionsCheckingInterval: 1000, ...options.serverOptions }, (incoming, outgoing) => {
+    if (options.bypass?.(incoming, outgoing)) return;
+    void listener(incoming, outgoing);
+  });
+  // CONNECT asks for a tunnel; this server forwards and signs HTTP requests only, so it says so.
+  server.on('connect', (_request, socket: Duplex) => {
+    const body = JSON.stringify({ code: 'Sidecar.MethodNotAllowed', message: 'CONNECT is not supported; send plain HTTP requests.' });
+    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+  return server;
 }

@@ -1,0 +1,41 @@
+// Resource limits and retry settings (issue #7): bounded sockets, in-flight requests, request heads
+// and caller timeouts, and which methods are retried after a connection failure.
+import { fail, ok, parseInteger, type Parsed } from './parsers.js';
+import type { SettingReader } from './setting-reader.js';
+
+export interface Limits {
+  readonly upstreamMaxSockets: number;
+  readonly upstreamRetries: number;
+  readonly retryMethods: readonly string[];
+  readonly maxInflight: number;
+  readonly maxHeaderBytes: number;
+  readonly clientHeadersTimeoutMs: number;
+  readonly clientRequestTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  upstreamMaxSockets: 64,
+  upstreamRetries: 2,
+  retryMethods: Object.freeze(['GET', 'HEAD']),
+  maxInflight: 1024,
+  maxHeaderBytes: 16384,
+  clientHeadersTimeoutMs: 10_000,
+  clientRequestTimeoutMs: 60_000,
+});
+
+const parseMethods = (raw: string): Parsed<string[]> => {
+  const methods = raw.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '');
+  return methods.every((m) => /^[A-Z]+$/.test(m)) ? ok(methods) : fail('a comma-separated list of HTTP methods, e.g. GET,HEAD');
+};
+
+export function readLimits(r: SettingReader): Limits {
+  return Object.freeze({
+    upstreamMaxSockets: r.read('upstreamMaxSockets', parseInteger(1, 10_000), '64') ?? DEFAULT_LIMITS.upstreamMaxSockets,
+    upstreamRetries: r.read('upstreamRetries', parseInteger(0, 10), '2') ?? DEFAULT_LIMITS.upstreamRetries,
+    retryMethods: Object.freeze(r.read('retryMethods', parseMethods, 'GET,HEAD') ?? [...DEFAULT_LIMITS.retryMethods]),
+    maxInflight: r.read('maxInflight', parseInteger(1, 1_000_000), '1024') ?? DEFAULT_LIMITS.maxInflight,
+    maxHeaderBytes: r.read('maxHeaderBytes', parseInteger(1024, 1024 * 1024), '16384') ?? DEFAULT_LIMITS.maxHeaderBytes,
+    clientHeadersTimeoutMs: r.read('clientHeadersTimeoutMs', parseInteger(100, 600_000), '10000') ?? DEFAULT_LIMITS.clientHeadersTimeoutMs,
+    clientRequestTimeoutMs: r.read('clientRequestTimeoutMs', parseInteger(100, 3_600_000), '60000') ?? DEFAULT_LIMITS.clientRequestTimeoutMs,
+  });
+}

@@ -1,0 +1,119 @@
+// Faults from upstream: each gives the right Sidecar.* error or passes through, never crashes, never
+// answers twice, and leaves no socket behind. Idempotent requests that failed before any response are
+// retried (re-signed); POST is not.
+import http from 'node:http';
+import test from 'ava';
+import { rawExchange, send, statusOf } from '../helpers/http.js';
+import { eventually } from '../helpers/keystore-stack.js';
+import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
+import { startTestSidecar, toUpstream } from '../helpers/stack.js';
+import { startSelfSignedServer } from '../helpers/tls-server.js';
+
+test('dns-failure: an upstream name that does not resolve gives 502', async (t) => {
+  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream('http://no-such-host.invalid') });
+  const answer = await send(`${proxyUrl}/v1.1/customer`);
+  t.is(answer.status, 502);
+  t.is(answer.json().code, 'Sidecar.UpstreamUnreachable');
+});
+
+test('tls-untrusted-certificate and tls-wrong-name give 502; a trusted CA file and the right name succeed', async (t) => {
+  const server = await startSelfSignedServer(t, 'localhost');
+  const untrusted = await startTestSidecar(t, { defaultUpstream: toUpstream(`https://localhost:${server.port}`) });
+  t.is((await send(`${untrusted.proxyUrl}/x`)).status, 502);
+  const { readFileSync } = await import('node:fs');
+  const ca = readFileSync(server.certFile, 'utf8');
+  const wrongName = await startTestSidecar(t, { defaultUpstream: toUpstream(`https://127.0.0.1:${server.port}`), upstreamCa: ca });
+  t.is((await send(`${wrongName.proxyUrl}/x`)).status, 502);
+  t.true(wrongName.logs.text().includes('ERR_TLS_CERT_ALTNAME_INVALID'));
+  const trusted = await startTestSidecar(t, { defaultUpstream: toUpstream(`https://localhost:${server.port}`), upstreamCa: ca });
+  t.is((await send(`${trusted.proxyUrl}/x`)).status, 200);
+});
+
+test('reset-before-headers: GET is retried, re-signed, then answered 502; POST is not retried', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) => onRequestHead(socket, () => socket.resetAndDestroy()));
+  const { proxyUrl, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+  t.is((await send(`${proxyUrl}/v1.1/customer`)).status, 502);
+  t.is(upstream.connections(), 3, 'one try and two retries');
+  t.is(logs.lines().filter((l) => l.event === 'retrying after a connection failure').length, 2);
+  const before = upstream.connections();
+  t.is((await send(`${proxyUrl}/cdn/v1.0/services/1/rateLimit`, { method: 'POST', body: '{"timeWindow":1,"requestLimit":1}' })).status, 502);
+  t.is(upstream.connections() - before, 1, 'POST is sent once');
+});
+
+test('a GET that meets a reset connection succeeds on the retry', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket, index) =>
+    onRequestHead(socket, () => (index === 0 ? socket.resetAndDestroy() : socket.end(okResponse()))),
+  );
+  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+  const answer = await send(`${proxyUrl}/v1.1/customer`);
+  t.is(answer.status, 200);
+  t.deepEqual(answer.json(), { ok: true });
+});
+
+test('reset-mid-body: the caller connection is cut, not answered twice', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) =>
+    onRequestHead(socket, () => {
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"partial":');
+      setTimeout(() => socket.resetAndDestroy(), 50);
+    }),
+  );
+  const { sidecar, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+  const raw = await rawExchange(sidecar.proxyAddress.port, 'GET /x HTTP/1.1\r\nHost: x\r\n\r\n');
+  t.is(statusOf(raw), 200);
+  t.is(raw.match(/HTTP\/1\.1/g)?.length, 1, 'one status line only');
+  t.true(raw.endsWith('{"partial":'), 'the body stops where the upstream stopped');
+  t.true(await eventually(() => logs.lines().some((l) => l.event === 'request' && l.completed === false)));
+});
+
+test('slow-body: an upstream that stalls mid-body is cut after SFD_UPSTREAM_TIMEOUT_MS', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) =>
+    onRequestHead(socket, () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nstart')),
+  );
+  const { sidecar } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url), upstreamTimeoutMs: 300 });
+  const started = Date.now();
+  const raw = await rawExchange(sidecar.proxyAddress.port, 'GET /x HTTP/1.1\r\nHost: x\r\n\r\n', 5000);
+  t.true(raw.endsWith('start'));
+  t.true(Date.now() - started < 3000, 'cut by the idle timeout, not by the client');
+});
+
+test('5xx-passthrough: the upstream 503 and its body and trace id reach the caller unchanged', async (t) => {
+  const body = '{"code":"Service.Unavailable","message":"try later"}';
+  const upstream = await startFaultyUpstream(t, (socket) =>
+    onRequestHead(socket, () => socket.end(`HTTP/1.1 503 Service Unavailable\r\nx-sfd-trace-id: ${'b'.repeat(32)}\r\nContent-Length: ${body.length}\r\n\r\n${body}`)),
+  );
+  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+  const answer = await send(`${proxyUrl}/x`);
+  t.is(answer.status, 503);
+  t.is(answer.body.toString(), body);
+  t.is(answer.headers['x-sfd-trace-id'], 'b'.repeat(32));
+});
+
+test('malformed-http from upstream gives 502', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) => onRequestHead(socket, () => socket.end('THIS IS NOT HTTP\r\n\r\n')));
+  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+  const answer = await send(`${proxyUrl}/x`, { method: 'POST', body: '{}' });
+  t.is(answer.status, 502);
+});
+
+test('upstream-never-reads-body: a large POST to an upstream that never reads gives 504, and no socket stays behind', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) => socket.pause());
+  const { proxyUrl, sidecar } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url), upstreamTimeoutMs: 500 });
+  const answer = await send(`${proxyUrl}/upload`, { method: 'POST', body: 'x'.repeat(900_000) });
+  t.is(answer.status, 504);
+  t.is(answer.json().code, 'Sidecar.UpstreamTimeout');
+  t.true(await eventually(() => sidecar.forwarders.socketCount() === 0, 2000), 'the timed-out socket is destroyed');
+});
+
+test('the caller going away mid-request destroys the upstream request', async (t) => {
+  let upstreamClosed = false;
+  const upstream = await startFaultyUpstream(t, (socket) => {
+    socket.resume(); // reads (and never answers), so it sees the sidecar close the connection
+    socket.on('close', () => (upstreamClosed = true));
+  });
+  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+  const request = http.get(`${proxyUrl}/x`);
+  request.on('error', () => undefined);
+  await eventually(() => upstream.connections() === 1);
+  request.destroy();
+  t.true(await eventually(() => upstreamClosed, 3000));
+});
