@@ -1,0 +1,137 @@
+// `npm run soak [-- --seconds N]`: sustained concurrent traffic through the sidecar as shipped to the
+// emulator (separate processes), reporting every 5 s throughput, latency percentiles, errors and the
+// sidecar's RSS. Fails when any request failed or RSS grew 10% or more after the warm-up. Not part of
+// `npm test`; CI runs a short version.
+import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const secondsArg = process.argv.indexOf('--seconds');
+const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 300;
+const concurrency = 16;
+const intervalMs = 5000;
+const warmupMs = Math.min(60_000, (seconds * 1000) / 3);
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 200; i += 1) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+async function main(): Promise<void> {
+  const children: ChildProcess[] = [];
+  process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+  const emulatorPort = await freePort();
+  children.push(spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
+  await waitForPort(emulatorPort);
+  const port = await freePort();
+  const sidecar = spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'serve'], {
+    stdio: 'ignore',
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      SFD_UPSTREAM_URL: `http://127.0.0.1:${emulatorPort}`,
+      SFD_ACCESS_KEY_ID: 'AKDEMO0000000001',
+      SFD_ACCESS_KEY_SECRET: 'demo-secret-for-the-local-emulator-only',
+      SFD_LISTEN: `127.0.0.1:${port}`,
+      SFD_ADMIN_LISTEN: '127.0.0.1:0',
+    },
+  });
+  children.push(sidecar);
+  await waitForPort(port);
+
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const paths = ['/v1.1/customer/12345', '/v1.2/customerChildren/12345?page=1&size=10', '/cdn/v1.0/services/1001/rateLimit'];
+  let latencies: number[] = [];
+  let errors = 0;
+  let totalErrors = 0;
+  let total = 0;
+  let running = true;
+  const one = (path: string): Promise<void> =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      const request = http.get({ host: '127.0.0.1', port, path, agent }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          latencies.push(performance.now() - started);
+          if (response.statusCode !== 200) errors += 1;
+          total += 1;
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        errors += 1;
+        total += 1;
+        resolve();
+      });
+    });
+  const loops = Array.from({ length: concurrency }, async (_, i) => {
+    for (let n = i; running; n += 1) await one(paths[n % paths.length]!);
+  });
+
+  const started = Date.now();
+  const samples: { atS: number; rps: number; p50: number; p99: number; errors: number; rssMb: number }[] = [];
+  process.stdout.write(`soak: ${seconds} s, concurrency ${concurrency}, sidecar pid ${sidecar.pid}\n| t s | req/s | p50 ms | p99 ms | errors | RSS MB |\n|---|---|---|---|---|---|\n`);
+  while (Date.now() - started < seconds * 1000) {
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    const sorted = latencies.sort((a, b) => a - b);
+    const sample = {
+      atS: Math.round((Date.now() - started) / 1000),
+      rps: Math.round(sorted.length / (intervalMs / 1000)),
+      p50: Math.round(percentile(sorted, 50) * 100) / 100,
+      p99: Math.round(percentile(sorted, 99) * 100) / 100,
+      errors,
+      rssMb: Math.round(rssMb(sidecar.pid!) * 10) / 10,
+    };
+    samples.push(sample);
+    totalErrors += errors;
+    latencies = [];
+    errors = 0;
+    process.stdout.write(`| ${sample.atS} | ${sample.rps} | ${sample.p50} | ${sample.p99} | ${sample.errors} | ${sample.rssMb} |\n`);
+  }
+  running = false;
+  await Promise.all(loops);
+  agent.destroy();
+  for (const child of children) child.kill('SIGTERM');
+
+  const afterWarmup = samples.filter((s) => s.atS * 1000 >= warmupMs);
+  const baseline = afterWarmup[0]?.rssMb ?? samples.at(-1)!.rssMb;
+  const final = samples.at(-1)!.rssMb;
+  const growth = (final - baseline) / baseline;
+  process.stdout.write(
+    `\n${total} requests, ${totalErrors} errors; RSS after warm-up ${baseline} MB, at the end ${final} MB (${(growth * 100).toFixed(1)}% growth)\n`,
+  );
+  if (totalErrors > 0 || growth >= 0.1) {
+    process.stderr.write(`soak failed: ${totalErrors > 0 ? `${totalErrors} errors` : ''}${growth >= 0.1 ? ' RSS grew 10% or more' : ''}\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`soak failed: ${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
