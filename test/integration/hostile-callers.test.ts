@@ -79,3 +79,12 @@ test('overloaded: beyond SFD_MAX_INFLIGHT requests get 503 Sidecar.Overloaded at
   t.is(answers.find((a) => a.status === 503)!.json().code, 'Sidecar.Overloaded');
   t.is((await send(`${proxyUrl}/x`)).status, 200, 'served again once the load is gone');
 });
+
+test('slow-body: a request body slower than SFD_CLIENT_REQUEST_TIMEOUT_MS is cut with 408', async (t) => {
+  const { sidecar, emulator } = await startStack(t, { sidecar: { limits: { upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } } });
+  const started = Date.now();
+  const raw = await rawExchange(sidecar.proxyAddress.port, 'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly-a-few-bytes', 8000);
+  t.is(statusOf(raw), 408);
+  t.true(Date.now() - started < 4000);
+  t.is(emulator.state.accepted.length, 0);
+});
