@@ -4,10 +4,10 @@
 // affects all alike. Exits non-zero only when a scenario saw errors, never on timings.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort, waitForPort } from './net-utils.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -46,30 +46,6 @@ const scenarios: Scenario[] = [
 const postBody = JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.repeat(1024 - 60) });
 
 const has = (tool: string): boolean => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await sleep(50);
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
 
 function pinned(core: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env, logFile?: string): ChildProcess {
   const out = logFile ? openSync(logFile, 'a') : 'ignore';

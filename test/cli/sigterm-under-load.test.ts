@@ -1,26 +1,17 @@
 // SIGTERM under load: every request in flight completes, new connections are refused, and the process
 // exits 0 within the drain time.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { startCli } from '../helpers/cli-process.js';
 import { send } from '../helpers/http.js';
+import { startSlowUpstream } from '../helpers/slow-upstream.js';
 
 test('on SIGTERM the requests in flight complete and the process exits 0 in bounded time', async (t) => {
-  const slow = http.createServer((req, res) => {
-    req.resume();
-    setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"slow":true}'), 600);
-  });
-  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    slow.closeAllConnections();
-    slow.close();
-  });
+  const slow = await startSlowUpstream(t, 600);
   const sidecar = await startCli(['serve'], /"event":"listening"/, {
     env: {
       SFD_LISTEN: '127.0.0.1:0',
       SFD_ADMIN_LISTEN: '127.0.0.1:0',
-      SFD_UPSTREAM_URL: `http://127.0.0.1:${(slow.address() as AddressInfo).port}`,
+      SFD_UPSTREAM_URL: slow.url,
       SFD_ACCESS_KEY_ID: 'AKTERM',
       SFD_ACCESS_KEY_SECRET: 'sigterm-test-secret-5e21',
       SFD_SHUTDOWN_TIMEOUT_MS: '5000',

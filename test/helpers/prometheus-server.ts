@@ -2,10 +2,10 @@
 // project's alerting rules loaded, and answers PromQL over its HTTP API.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
+import { freePort } from '../../bench/net-utils.js';
 import { REPO_ROOT, requireTool } from './tools.js';
 
 export interface PrometheusServer {
@@ -15,14 +15,6 @@ export interface PrometheusServer {
   /** Raw API answer for a query, for checking that an expression parses. */
   queryRaw(promql: string): Promise<{ status: string; error?: string }>;
   api<T>(path: string): Promise<T>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startPrometheus(t: ExecutionContext, targets: readonly string[]): Promise<PrometheusServer> {

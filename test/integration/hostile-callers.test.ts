@@ -1,7 +1,7 @@
 // Hostile or broken callers: each attack gets a clear error or safe handling, and the sidecar goes on.
-import http from 'node:http';
 import test from 'ava';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
+import { startSlowUpstream } from '../helpers/slow-upstream.js';
 import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 
 test('oversized-headers are refused with 431', async (t) => {
@@ -63,14 +63,9 @@ test('hop-by-hop abuse: Connection naming X-SFD-Date cannot remove the signed da
 });
 
 test('overloaded: beyond SFD_MAX_INFLIGHT requests get 503 Sidecar.Overloaded at once', async (t) => {
-  const slow = http.createServer((_req, res) => setTimeout(() => res.end('{}'), 400));
-  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    slow.closeAllConnections();
-    slow.close();
-  });
+  const slow = await startSlowUpstream(t, 400);
   const { proxyUrl } = await startTestSidecar(t, {
-    defaultUpstream: toUpstream(`http://127.0.0.1:${(slow.address() as { port: number }).port}`),
+    defaultUpstream: toUpstream(slow.url),
     limits: { upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 2, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000 },
   });
   const answers = await Promise.all([1, 2, 3, 4].map(() => send(`${proxyUrl}/x`)));

@@ -8,6 +8,7 @@ import { eventually } from '../helpers/keystore-stack.js';
 import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { startSelfSignedServer } from '../helpers/tls-server.js';
+import { startSlowUpstream } from '../helpers/slow-upstream.js';
 
 test('dns-failure: an upstream name that does not resolve gives 502', async (t) => {
   const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream('http://no-such-host.invalid') });
@@ -119,30 +120,13 @@ test('the caller going away mid-request destroys the upstream request', async (t
 });
 
 test('upstream sockets are bounded by SFD_UPSTREAM_MAX_SOCKETS and reused', async (t) => {
-  let open = 0;
-  let most = 0;
-  let total = 0;
-  const slow = http.createServer((req, res) => {
-    req.resume();
-    setTimeout(() => res.end('{}'), 100);
-  });
-  slow.on('connection', (socket) => {
-    total += 1;
-    open += 1;
-    most = Math.max(most, open);
-    socket.on('close', () => (open -= 1));
-  });
-  await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    slow.closeAllConnections();
-    slow.close();
-  });
+  const slow = await startSlowUpstream(t, 100);
   const { proxyUrl } = await startTestSidecar(t, {
-    defaultUpstream: toUpstream(`http://127.0.0.1:${(slow.address() as { port: number }).port}`),
+    defaultUpstream: toUpstream(slow.url),
     limits: { upstreamMaxSockets: 3, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000 },
   });
   const answers = await Promise.all(Array.from({ length: 12 }, () => send(`${proxyUrl}/x`)));
   t.true(answers.every((a) => a.status === 200));
-  t.is(most, 3, 'never more than 3 connections at once');
-  t.is(total, 3, 'the 3 connections carried all 12 requests');
+  t.is(slow.stats.most, 3, 'never more than 3 connections at once');
+  t.is(slow.stats.total, 3, 'the 3 connections carried all 12 requests');
 });

@@ -1,0 +1,31 @@
+// A real upstream that answers every request after a delay, counting its connections: for tests of
+// draining, overload and socket limits.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ExecutionContext } from 'ava';
+
+export interface SlowUpstream {
+  readonly url: string;
+  /** Connections accepted so far, and the most open at once. */
+  readonly stats: { total: number; open: number; most: number };
+}
+
+export async function startSlowUpstream(t: ExecutionContext, delayMs: number, body = '{"slow":true}'): Promise<SlowUpstream> {
+  const stats = { total: 0, open: 0, most: 0 };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body), delayMs);
+  });
+  server.on('connection', (socket) => {
+    stats.total += 1;
+    stats.open += 1;
+    stats.most = Math.max(stats.most, stats.open);
+    socket.on('close', () => (stats.open -= 1));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stats };
+}
