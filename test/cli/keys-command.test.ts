@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { runCli, startCli } from '../helpers/cli-process.js';
+import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { eventually, keystoreJson } from '../helpers/keystore-stack.js';
 
@@ -115,6 +116,12 @@ test('SIGHUP re-reads the key store in a running sidecar', async (t) => {
   t.true(await eventually(() => sidecar.stdout().includes('"reason":"SIGHUP"')));
   t.is((await send(url)).status, 200);
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, 'AKHUP2');
+  const adminPort = /"admin":"127\.0\.0\.1:(\d+)"/.exec(sidecar.stdout())![1]!;
+  const samples = parseExposition((await send(`http://127.0.0.1:${adminPort}/metrics`)).body.toString());
+  t.is(valueOf(samples, 'sfd_keystore_reloads_total', { result: 'success' }), 2, 'the start and the SIGHUP reload');
+  t.is(valueOf(samples, 'sfd_key_current', { profile: 'billing', access_key_id: 'AKHUP2' }), 1);
+  t.is(valueOf(samples, 'sfd_key_current', { profile: 'billing', access_key_id: 'AKHUP1' }), undefined, 'the removed key is gone');
+  t.true((valueOf(samples, 'sfd_keystore_last_success_timestamp_seconds') ?? 0) > Date.now() / 1000 - 60);
   sidecar.child.kill('SIGTERM');
   t.is(await sidecar.exited, 0);
   t.false(sidecar.stdout().includes(SECRET));

@@ -2,6 +2,7 @@
 // retry when the gateway refuses a key while the profile holds another valid one.
 import test, { type ExecutionContext } from 'ava';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
+import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
@@ -114,6 +115,9 @@ for (const [title, gatewayKeys, refusal] of [
     const retry = sidecar.logs.lines().find((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile');
     t.like(retry, { refusedAccessKeyId: OLD.id, retryAccessKeyId: NEW.id, upstreamCode: refusal });
     t.like(sidecar.logs.lines().find((l) => l.event === 'request'), { status: 200, resigned: true, accessKeyId: NEW.id });
+    const samples = parseExposition((await send(`${sidecar.adminUrl}/metrics`)).body.toString());
+    t.is(valueOf(samples, 'sfd_resign_retries_total', { profile: 'default' }), 1);
+    t.is(valueOf(samples, 'sfd_upstream_errors_total', { error_code: refusal }), 1, 'the refused first answer is counted');
   });
 }
 
