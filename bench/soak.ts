@@ -71,6 +71,10 @@ async function main(): Promise<void> {
   });
 
   const started = Date.now();
+  // RSS is sampled every 250 ms: garbage collection makes it saw up and down, so the verdict uses means
+  // over many samples rather than a few points.
+  const rssSamples: { atMs: number; mb: number }[] = [];
+  const rssTimer = setInterval(() => rssSamples.push({ atMs: Date.now() - started, mb: rssMb(sidecar.pid!) }), 250);
   const samples: { atS: number; rps: number; p50: number; p99: number; errors: number; rssMb: number }[] = [];
   process.stdout.write(`soak: ${seconds} s, concurrency ${concurrency}, sidecar pid ${sidecar.pid}\n| t s | req/s | p50 ms | p99 ms | errors | RSS MB |\n|---|---|---|---|---|---|\n`);
   while (Date.now() - started < seconds * 1000) {
@@ -91,14 +95,14 @@ async function main(): Promise<void> {
     process.stdout.write(`| ${sample.atS} | ${sample.rps} | ${sample.p50} | ${sample.p99} | ${sample.errors} | ${sample.rssMb} |\n`);
   }
   running = false;
+  clearInterval(rssTimer);
   await Promise.all(loops);
   agent.destroy();
   for (const child of children) child.kill('SIGTERM');
 
-  // Growth compares the mean RSS of the first and the second half of the samples after the warm-up,
-  // so one garbage collection landing on a sample does not decide the verdict.
-  const afterWarmup = samples.filter((s) => s.atS * 1000 >= warmupMs);
-  const mean = (list: typeof samples): number => list.reduce((sum, s) => sum + s.rssMb, 0) / Math.max(1, list.length);
+  // Growth compares the mean RSS of the first and the second half of the samples after the warm-up.
+  const afterWarmup = rssSamples.filter((s) => s.atMs >= warmupMs);
+  const mean = (list: typeof rssSamples): number => list.reduce((sum, s) => sum + s.mb, 0) / Math.max(1, list.length);
   const half = Math.max(1, Math.floor(afterWarmup.length / 2));
   const baseline = Math.round(mean(afterWarmup.slice(0, half)) * 10) / 10;
   const final = Math.round(mean(afterWarmup.slice(half).length > 0 ? afterWarmup.slice(half) : afterWarmup) * 10) / 10;
