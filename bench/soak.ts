@@ -14,7 +14,7 @@ const secondsArg = process.argv.indexOf('--seconds');
 const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 300;
 const concurrency = 16;
 const intervalMs = 5000;
-const warmupMs = Math.min(60_000, (seconds * 1000) / 3);
+const warmupMs = Math.min(60_000, (seconds * 1000) / 2);
 
 const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
