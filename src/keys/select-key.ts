@@ -7,17 +7,28 @@ export function isUsableAt(stored: StoredKey, nowMs: number): boolean {
   return (stored.notBefore === null || stored.notBefore <= nowMs) && (stored.notAfter === null || nowMs < stored.notAfter);
 }
 
+/** Each loaded profile's keys, newest first: computed once per store, not on every request. */
+const newestFirst = new WeakMap<Profile, readonly StoredKey[]>();
+
+function keysNewestFirst(profile: Profile): readonly StoredKey[] {
+  let ordered = newestFirst.get(profile);
+  if (!ordered) {
+    ordered = profile.keys
+      .map((stored, index) => ({ stored, index }))
+      .sort((a, b) => (b.stored.notBefore ?? -Infinity) - (a.stored.notBefore ?? -Infinity) || b.index - a.index)
+      .map(({ stored }) => stored);
+    newestFirst.set(profile, ordered);
+  }
+  return ordered;
+}
+
 /** Keys usable now, newest first. */
 export function usableKeys(profile: Profile, nowMs: number): StoredKey[] {
-  return profile.keys
-    .map((stored, index) => ({ stored, index }))
-    .filter(({ stored }) => isUsableAt(stored, nowMs))
-    .sort((a, b) => (b.stored.notBefore ?? -Infinity) - (a.stored.notBefore ?? -Infinity) || b.index - a.index)
-    .map(({ stored }) => stored);
+  return keysNewestFirst(profile).filter((stored) => isUsableAt(stored, nowMs));
 }
 
 export function currentKey(profile: Profile, nowMs: number): AccessKey | null {
-  return usableKeys(profile, nowMs)[0]?.key ?? null;
+  return keysNewestFirst(profile).find((stored) => isUsableAt(stored, nowMs))?.key ?? null;
 }
 
 /** Another key usable now, for one re-signed retry after the gateway refused `refusedKeyId`. */

@@ -72,9 +72,6 @@ function bufferedStdout(): DestinationStream {
   return destination;
 }
 
-/** A logger that writes nothing, for commands and tests that do not look at logs. */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, flush() {} };
-
 /** Describes an error for a log line without its stack or any attached data. */
 export function describeError(error: unknown): { errorCode: string; errorMessage: string } {
   const e = error as { code?: unknown; message?: unknown };

@@ -47,13 +47,3 @@ export function createProxyObserver(metrics: Metrics, now: () => number): ProxyO
     resigned: (profile) => counters.sfd_resign_retries_total.inc({ profile }),
   };
 }
-
-/** An observer that records nothing. */
-export const silentObserver: ProxyObserver = {
-  requestStarted() {},
-  requestFinished() {},
-  upstreamAnswered() {},
-  upstreamError() {},
-  sidecarError() {},
-  resigned() {},
-};
