@@ -50,14 +50,40 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
   };
 }
 
-function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
-  const clean: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    if (FORBIDDEN_FIELD.test(name)) clean[name] = REDACTED;
-    else if (value === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof value)) clean[name] = value;
-    else clean[name] = `[${typeof value}]`;
+/** Whether each field name seen so far must be redacted (names are few and fixed; the test runs once per name). */
+const forbiddenByName = new Map<string, boolean>();
+
+function isForbidden(name: string): boolean {
+  let forbidden = forbiddenByName.get(name);
+  if (forbidden === undefined) {
+    forbidden = FORBIDDEN_FIELD.test(name);
+    if (forbiddenByName.size < 1000) forbiddenByName.set(name, forbidden);
   }
-  return clean;
+  return forbidden;
+}
+
+function isPrintable(value: unknown): boolean {
+  const type = typeof value;
+  return value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined';
+}
+
+/** The fields as they may be written: the same object when nothing needs replacing (the usual case), else a scrubbed copy. */
+function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
+  let clean = true;
+  for (const name in fields) {
+    if (isForbidden(name) || !isPrintable(fields[name])) {
+      clean = false;
+      break;
+    }
+  }
+  if (clean) return fields;
+  const scrubbed: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    if (isForbidden(name)) scrubbed[name] = REDACTED;
+    else if (isPrintable(value)) scrubbed[name] = value;
+    else scrubbed[name] = `[${typeof value}]`;
+  }
+  return scrubbed;
 }
 
 /**

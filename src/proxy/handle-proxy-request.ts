@@ -37,22 +37,47 @@ export interface ProxyHandlerDeps {
 
 export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
-/** What one request's log line says (never a secret, a signature or a header value). */
-interface RequestRecord {
+/**
+ * What one request's log line says (never a secret, a signature or a header value). Every field is
+ * present from the start (undefined ones are left out of the line), so that all records share one
+ * shape and the record itself is the log line: no per-request copy.
+ */
+type RequestRecord = {
   method: string;
   path: string;
   operation: Operation;
   /** A profile of the key store (never a name the caller was refused). */
-  profile?: string;
+  profile: string | undefined;
   /** A profile the caller asked for and was refused. */
-  refusedProfile?: string;
-  traceparent?: string;
-  status?: number;
-  accessKeyId?: string;
-  upstreamTraceId?: string;
-  sidecarTraceId?: string;
-  errorCode?: string;
-  resigned?: boolean;
+  refusedProfile: string | undefined;
+  traceparent: string | undefined;
+  accessKeyId: string | undefined;
+  upstreamTraceId: string | undefined;
+  sidecarTraceId: string | undefined;
+  errorCode: string | undefined;
+  resigned: boolean | undefined;
+  status: number | undefined;
+  completed: boolean | undefined;
+  durationMs: number | undefined;
+};
+
+function newRecord(method: string, path: string, traceparent: string | undefined): RequestRecord {
+  return {
+    method,
+    path,
+    operation: operationOf(method, path),
+    profile: undefined,
+    refusedProfile: undefined,
+    traceparent,
+    accessKeyId: undefined,
+    upstreamTraceId: undefined,
+    sidecarTraceId: undefined,
+    errorCode: undefined,
+    resigned: undefined,
+    status: undefined,
+    completed: undefined,
+    durationMs: undefined,
+  };
 }
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
@@ -79,6 +104,14 @@ function streamToCaller(response: IncomingMessage, outgoing: ServerResponse): vo
   });
 }
 
+/** The forwarded headers plus the signer's, in a new object (a retry signs again from the same base). */
+function withSignedHeaders(base: OutgoingHttpHeaders, signed: SignResult['headers']): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const name in base) headers[name] = base[name];
+  for (const name in signed) headers[name] = signed[name as keyof typeof signed];
+  return headers;
+}
+
 export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const { logger, observer } = deps;
   const logMismatch = createMismatchLogger(logger, deps.now);
@@ -93,16 +126,24 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     const queryAt = rawUrl.indexOf('?');
     const method = incoming.method ?? '';
     const path = queryAt === -1 ? rawUrl : rawUrl.slice(0, queryAt);
-    const record: RequestRecord = { method, path, operation: operationOf(method, path) };
     const traceparent = incoming.headers.traceparent;
-    if (typeof traceparent === 'string') record.traceparent = traceparent;
-    const labels = (): RequestLabels => ({ profile: record.profile ?? 'none', operation: record.operation, method });
+    const record = newRecord(method, path, typeof traceparent === 'string' ? traceparent : undefined);
+    let boundLabels: RequestLabels | null = null;
+    /** The metric labels, built once the profile is known (it does not change afterwards). */
+    const labels = (): RequestLabels => {
+      if (boundLabels?.profile === (record.profile ?? 'none')) return boundLabels;
+      boundLabels = { profile: record.profile ?? 'none', operation: record.operation, method };
+      return boundLabels;
+    };
     outgoing.once('close', () => {
       inflight -= 1;
       const seconds = (performance.now() - started) / 1000;
       const status = outgoing.headersSent ? outgoing.statusCode : 0;
       observer.requestFinished(labels(), status, seconds);
-      logger.info('request', { ...record, status, completed: outgoing.writableFinished, durationMs: Math.round(seconds * 1e6) / 1000 });
+      record.status = status;
+      record.completed = outgoing.writableFinished;
+      record.durationMs = Math.round(seconds * 1e6) / 1000;
+      logger.info('request', record);
     });
 
     const fail = (spec: SidecarErrorSpec, cause?: unknown): void => {
@@ -161,7 +202,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
           { key: signingKey, host: resolved.upstream.host, options: resolved.signing },
         );
         record.accessKeyId = signingKey.accessKeyId;
-        const headers: OutgoingHttpHeaders = { ...prepared.headers, ...signed.headers };
+        const headers = withSignedHeaders(prepared.headers, signed.headers);
         if (body.length > 0 || METHODS_WITH_BODY.has(method)) headers['Content-Length'] = body.length;
         const sentAt = performance.now();
         forwarder.forward(incoming, outgoing, { method, path: upstreamPath, headers, body }, {

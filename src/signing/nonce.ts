@@ -4,9 +4,11 @@ import { randomInt } from 'node:crypto';
 
 export type NonceSource = () => string;
 
-const LOWEST = 100_000_000_000_000_000n; // smallest 18-digit number
-const SPAN = 900_000_000_000_000_000n; // count of 18-digit numbers
 const MAX_STEP = 1_000_000;
+/** An 18-digit nonce is 10^17 + offset, offset = high * 10^9 + low (numbers, not BigInt: cheaper per request). */
+const LOW_SPAN = 1_000_000_000;
+const HIGH_SPAN = 900_000_000;
+const HIGH_BASE = 100_000_000; // 10^17 / 10^9: the nonce's first nine digits are HIGH_BASE + high
 
 export type RandomInt = (minInclusive: number, maxExclusive: number) => number;
 
@@ -16,12 +18,16 @@ export type RandomInt = (minInclusive: number, maxExclusive: number) => number;
  * always 18 digits with a non-zero first digit.
  */
 export function createNonceSource(random: RandomInt = randomInt): NonceSource {
-  const startHigh = BigInt(random(0, 450_000_000)) * 1_000_000_000n;
-  const startLow = BigInt(random(0, 1_000_000_000));
-  let offset = startHigh + startLow; // within the lower half of the span, leaving room to grow
+  let high = random(0, HIGH_SPAN / 2); // within the lower half of the span, leaving room to grow
+  let low = random(0, LOW_SPAN);
   return (): string => {
-    offset = (offset + BigInt(random(1, MAX_STEP))) % SPAN;
-    return (LOWEST + offset).toString();
+    low += random(1, MAX_STEP);
+    if (low >= LOW_SPAN) {
+      low -= LOW_SPAN;
+      high = (high + 1) % HIGH_SPAN;
+    }
+    // The last nine digits with leading zeros: LOW_SPAN + low has ten digits, the first one dropped.
+    return String(HIGH_BASE + high) + String(LOW_SPAN + low).slice(1);
   };
 }
 

@@ -36,6 +36,31 @@ test('nonces stay valid even from the extremes of the random source', (t) => {
   }
 });
 
+test('each nonce is numerically above the one before, across the carry into the high digits', (t) => {
+  // The largest step every time: the low nine digits carry over about every 1000 nonces.
+  const next = createNonceSource((_min, max) => max - 1);
+  let previous = BigInt(next());
+  for (let i = 0; i < 5000; i += 1) {
+    const nonce = next();
+    t.is(nonce.length, 18);
+    const value = BigInt(nonce);
+    if (value <= previous) t.fail(`${nonce} does not follow ${previous}`);
+    previous = value;
+  }
+  t.pass();
+});
+
+test('a carry from the low nine digits into the high nine keeps the nonce exact and 18 digits long', (t) => {
+  let calls = 0;
+  const next = createNonceSource((_min, max) => {
+    calls += 1;
+    if (calls === 2) return 999_999_999; // the starting low digits: one step below the carry
+    return max - 1; // the starting high digits 449_999_999, then the largest step 999_999
+  });
+  // 10^17 + 449_999_999 * 10^9 + 999_999_999 + 999_999
+  t.is(next(), '550000000000999998');
+});
+
 test('nonce validation follows the spec limits', (t) => {
   t.true(isValidNonce('12345'));
   t.true(isValidNonce('123456789012345678'));
