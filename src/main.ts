@@ -35,6 +35,7 @@ try {
     process.once('SIGTERM', stop);
     process.once('SIGINT', stop);
     process.on('SIGHUP', () => result.service.reload?.());
+    process.once('exit', () => result.service.flushLogs?.());
   }
 } catch (error) {
   io.stderr(`sfd-sidecar: unexpected failure: ${(error as Error).message}\n`);

@@ -18,6 +18,8 @@ export interface RunningService {
   stop(): Promise<void>;
   /** Re-reads what can change without a restart (the key store), on SIGHUP. */
   reload?(): void;
+  /** Writes out buffered log lines synchronously (main.ts calls it when the process exits, however it exits). */
+  flushLogs?(): void;
 }
 
 export type CommandResult = { readonly exitCode: number } | { readonly service: RunningService };

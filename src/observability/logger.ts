@@ -3,6 +3,7 @@
 // signature or authorization is replaced before it is written. The only module that imports pino.
 import { pino, type DestinationStream } from 'pino';
 import type { LogLevel } from '../config/load-config.js';
+import { createBatchedLineWriter } from './batched-line-writer.js';
 
 export type LogValue = string | number | boolean | null | undefined;
 export type LogFields = Readonly<Record<string, LogValue>>;
@@ -33,7 +34,7 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
       messageKey: 'event',
       formatters: { level: (label) => ({ level: label }), log: scrubFields },
     },
-    destination ?? bufferedStdout(),
+    destination ?? batchedStdout(),
   );
   const write =
     (method: 'debug' | 'info' | 'warn' | 'error') =>
@@ -87,15 +88,15 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * stdout through sonic-boom, buffered: one write syscall per 4 KiB of lines instead of one per line
- * (measured: a write per request line cost about a fifth of the sidecar's CPU at concurrency 1), and
- * flushed every 250 ms so that a line never waits longer than that at low traffic.
+ * stdout in 16 KiB batches (one write per ~50 request lines; measured: a write per line cost about a
+ * fifth of the sidecar's CPU at concurrency 1), flushed every 250 ms so that a line never waits longer
+ * than that at low traffic, and at shutdown.
  */
-function bufferedStdout(): DestinationStream {
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const timer = setInterval(() => destination.flush(), 250);
+function batchedStdout(): DestinationStream & { flush(callback?: () => void): void } {
+  const writer = createBatchedLineWriter({ fd: 1 });
+  const timer = setInterval(() => writer.flush(), 250);
   timer.unref();
-  return destination;
+  return writer;
 }
 
 /** Describes an error for a log line without its stack or any attached data. */

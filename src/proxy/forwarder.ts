@@ -66,6 +66,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     selfHandleResponse: true,
     ignorePath: true,
     prependPath: false,
+    // With toProxy http-proxy takes req.url as it is instead of running url.parse on it for every
+    // request; ignorePath then discards it anyway (the path is set below).
+    toProxy: true,
     xfwd: false,
     changeOrigin: false,
     secure: true,

@@ -47,16 +47,20 @@ export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHea
   return { headers, extraSfdHeaders, closeRequested: named.has('close') };
 }
 
-function connectionOptions(rawHeaders: readonly string[]): Set<string> {
-  const options = new Set<string>();
+/** Shared by every message without a Connection header; never added to. */
+const NO_OPTIONS: ReadonlySet<string> = new Set();
+
+function connectionOptions(rawHeaders: readonly string[]): ReadonlySet<string> {
+  let options: Set<string> | null = null;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    if (rawHeaders[i]!.toLowerCase() !== 'connection') continue;
+    const name = rawHeaders[i]!;
+    if (name.length !== 10 || name.toLowerCase() !== 'connection') continue; // length first: most names are not it
     for (const token of rawHeaders[i + 1]!.split(',')) {
-      const name = token.trim().toLowerCase();
-      if (name) options.add(name);
+      const option = token.trim().toLowerCase();
+      if (option) (options ??= new Set()).add(option);
     }
   }
-  return options;
+  return options ?? NO_OPTIONS;
 }
 
 const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'trailer', 'te']);

@@ -1,0 +1,62 @@
+// The log destination: lines in order and whole, in batches; a destination that is slow, refuses for a
+// while or goes away never loses more than it must, never grows without bound, never throws at a caller.
+import test from 'ava';
+import { createBatchedLineWriter } from '../../../src/observability/batched-line-writer.js';
+
+function errno(code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(code), { code });
+}
+
+test('lines wait for a full batch or a flush, then go out in order in one write', (t) => {
+  const writes: string[] = [];
+  const writer = createBatchedLineWriter({ fd: 1, batchChars: 30, write: (_fd, data) => (writes.push(data.toString()), data.length) });
+  writer.write('{"n":1}\n');
+  writer.write('{"n":2}\n');
+  t.deepEqual(writes, [], 'nothing written below the batch size');
+  writer.write('{"n":3}\n');
+  writer.write('{"n":4}\n');
+  t.deepEqual(writes, ['{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n']);
+  writer.write('{"n":5}\n');
+  writer.flush();
+  t.deepEqual(writes, ['{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n', '{"n":5}\n']);
+});
+
+test('short writes are continued until every byte, non-ASCII included, is out', (t) => {
+  const out: Buffer[] = [];
+  const writer = createBatchedLineWriter({ fd: 1, write: (_fd, data) => (out.push(data.subarray(0, 5)), Math.min(5, data.length)) });
+  const lines = ['{"path":"/café"}\n', '{"path":"/日本"}\n'];
+  for (const line of lines) writer.write(line);
+  writer.flushSync();
+  t.is(Buffer.concat(out).toString('utf8'), lines.join(''));
+});
+
+test('while the destination refuses (EAGAIN) lines are kept, beyond the limit dropped and then reported', (t) => {
+  let refusing = true;
+  const out: string[] = [];
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 10,
+    maxPendingChars: 40,
+    write: (_fd, data) => {
+      if (refusing) throw errno('EAGAIN');
+      out.push(data.toString());
+      return data.length;
+    },
+  });
+  for (let i = 0; i < 10; i += 1) writer.write(`line-${i}\n`); // 7 characters each: 5 fit under 40
+  t.deepEqual(out, []);
+  t.is(writer.droppedLines(), 5);
+  refusing = false;
+  writer.flush();
+  const text = out.join('');
+  t.true(text.startsWith('line-0\nline-1\nline-2\nline-3\nline-4\n'), text);
+  const report = JSON.parse(text.split('\n')[5]!) as Record<string, unknown>;
+  t.like(report, { level: 'warn', droppedLines: 5 });
+});
+
+test('a destination that is gone (EPIPE) drops the batch without throwing at the caller', (t) => {
+  const writer = createBatchedLineWriter({ fd: 1, batchChars: 1, write: () => { throw errno('EPIPE'); } });
+  t.notThrows(() => writer.write('a\n'));
+  t.notThrows(() => writer.write('b\n'));
+  t.is(writer.droppedLines(), 2);
+});
