@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from './net-utils.js';
+import { shippedNodeOptions } from './shipped-node-options.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -137,6 +138,7 @@ async function main(): Promise<void> {
     {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
+      NODE_OPTIONS: shippedNodeOptions(ROOT),
       SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
       SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
       SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
@@ -210,6 +212,7 @@ http {
     cores: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     node: process.version,
+    sidecarNodeOptions: shippedNodeOptions(ROOT),
     loadGenerator: useWrk ? 'wrk (autocannon for the fixed-rate scenario)' : 'autocannon',
     nginx: useNginx,
     scenarios: summary,
@@ -268,10 +271,13 @@ function summarise(results: Record<string, Record<string, Measurement[]>>, rows:
   return summary;
 }
 
-function formatReport(report: { cores: number; node: string; loadGenerator: string; rounds: number; secondsPerRun: number; cpuModel: string }, summary: Summary): string {
+function formatReport(
+  report: { cores: number; node: string; sidecarNodeOptions: string; loadGenerator: string; rounds: number; secondsPerRun: number; cpuModel: string },
+  summary: Summary,
+): string {
   const lines = [
     `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
-    'proxies pinned to core 0; upstream and load generator to core 1',
+    `proxies pinned to core 0; upstream and load generator to core 1; sidecar NODE_OPTIONS="${report.sidecarNodeOptions}" (from the Dockerfile)`,
   ];
   for (const [scenario, { rows, ratios }] of Object.entries(summary)) {
     lines.push('', `${scenario}`, '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | RSS MB | errors | new upstream sockets |', '|---|---|---|---|---|---|---|---|---|');

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from './net-utils.js';
+import { shippedNodeOptions } from './shipped-node-options.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const secondsArg = process.argv.indexOf('--seconds');
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'production',
+      NODE_OPTIONS: shippedNodeOptions(ROOT),
       SFD_UPSTREAM_URL: `http://127.0.0.1:${emulatorPort}`,
       SFD_ACCESS_KEY_ID: 'AKDEMO0000000001',
       SFD_ACCESS_KEY_SECRET: 'demo-secret-for-the-local-emulator-only',

@@ -57,7 +57,8 @@ export function assembleStages(contextDir: string, dockerfilePath: string, runEn
         break;
       case 'ENV': {
         const equals = text.indexOf('=');
-        stage!.env[text.slice(0, equals)] = text.slice(equals + 1);
+        const value = text.slice(equals + 1);
+        stage!.env[text.slice(0, equals)] = /^".*"$/.test(value) ? value.slice(1, -1) : value;
         break;
       }
       case 'COPY': {
