@@ -38,8 +38,9 @@ export interface Metrics {
   readonly registry: Registry;
   readonly counters: Record<NameOf<'counter'>, Counter>;
   readonly histograms: Record<NameOf<'histogram'>, Histogram>;
-  readonly inflight: Gauge;
   readonly clockSkew: Gauge;
+  /** Connects the in-flight gauge to a count read at scrape time (cheaper than a gauge update per request). */
+  observeInflight(read: () => number): void;
   /** Connects the scrape-time gauges (keys, key store, readiness). */
   observeKeys(source: KeyMetricsSource): void;
 }
@@ -56,6 +57,7 @@ export function createMetrics(): Metrics {
   const histograms = {} as Record<NameOf<'histogram'>, Histogram>;
   const gauges = {} as Record<NameOf<'gauge'>, Gauge>;
   let source: KeyMetricsSource | null = null;
+  let readInflight: () => number = () => 0;
   const collectors: Partial<Record<NameOf<'gauge'>, (gauge: Gauge) => void>> = {
     sfd_keystore_last_success_timestamp_seconds: (g) => {
       const at = source?.lastSuccessMs() ?? null;
@@ -70,6 +72,7 @@ export function createMetrics(): Metrics {
       for (const key of source?.keys() ?? []) g.set({ profile: key.profile, access_key_id: key.accessKeyId }, key.current ? 1 : 0);
     },
     sfd_ready: (g) => g.set(source?.ready() ? 1 : 0),
+    sfd_inflight_requests: (g) => g.set(readInflight()),
   };
   for (const definition of METRIC_DEFINITIONS) {
     const base = { name: definition.name, help: definition.help, labelNames: [...definition.labels], registers: [registry] };
@@ -84,8 +87,10 @@ export function createMetrics(): Metrics {
     registry,
     counters,
     histograms,
-    inflight: gauges.sfd_inflight_requests,
     clockSkew: gauges.sfd_clock_skew_seconds,
+    observeInflight: (read) => {
+      readInflight = read;
+    },
     observeKeys: (keys) => {
       source = keys;
     },

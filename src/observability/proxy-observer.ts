@@ -27,17 +27,25 @@ const methodLabel = (method: string): string => (KNOWN_METHODS.has(method) ? met
 
 export function createProxyObserver(metrics: Metrics, now: () => number): ProxyObserver {
   const { counters, histograms } = metrics;
+  let inflight = 0;
+  metrics.observeInflight(() => inflight);
+  // The Date header changes once a second: parse it, and update the skew gauge, only when it changes.
+  let lastDateHeader: string | undefined;
   return {
-    requestStarted: () => metrics.inflight.inc(),
+    requestStarted: () => {
+      inflight += 1;
+    },
     requestFinished(labels, status, seconds) {
-      metrics.inflight.dec();
+      inflight -= 1;
       const method = methodLabel(labels.method);
       counters.sfd_requests_total.inc({ profile: labels.profile, operation: labels.operation, method, status: String(status) });
       histograms.sfd_request_duration_seconds.observe({ profile: labels.profile, operation: labels.operation, method, status_class: statusClass(status) }, seconds);
     },
     upstreamAnswered(labels, status, seconds, dateHeader) {
       histograms.sfd_upstream_duration_seconds.observe({ profile: labels.profile, operation: labels.operation, status_class: statusClass(status) }, seconds);
-      const upstreamMs = dateHeader ? Date.parse(dateHeader) : Number.NaN;
+      if (dateHeader === undefined || dateHeader === lastDateHeader) return;
+      lastDateHeader = dateHeader;
+      const upstreamMs = Date.parse(dateHeader);
       if (!Number.isNaN(upstreamMs)) metrics.clockSkew.set((upstreamMs - now()) / 1000);
     },
     upstreamError(labels, status, code) {

@@ -31,3 +31,13 @@ export function buildCanonicalHeaders(fields: readonly HeaderField[]): string {
 function compareByCharCode(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * The canonical block when the caller sent no X-SFD-* header of its own: the signer's four fields,
+ * already in the spec's order (host < x-sfd-date < x-sfd-nonce < x-sfd-signature-version), built
+ * without the general path's map, sort and joins (it runs on every request). Equal to
+ * buildCanonicalHeaders over the same fields; a unit test holds the two together.
+ */
+export function canonicalHeadersOfSignerFields(host: string, date: string, nonce: string): string {
+  return `host:${host.trim()}\nx-sfd-date:${date}\nx-sfd-nonce:${nonce}\nx-sfd-signature-version:2\n`;
+}

@@ -1,6 +1,6 @@
 // Signs one request: builds the headers the gateway requires (spec, "Common request headers") and
 // the Authorization value (spec, "Authorization header"). Pure: date and nonce are passed in.
-import { buildCanonicalHeaders } from './canonical-headers.js';
+import { buildCanonicalHeaders, canonicalHeadersOfSignerFields } from './canonical-headers.js';
 import { computeSignature } from './hmac.js';
 import { selectSigningTarget } from './signing-target.js';
 import { buildStringToSignPrefix } from './string-to-sign.js';
@@ -56,15 +56,17 @@ export function signRequest(input: SignInput): SignResult {
   const { options } = input;
   const scheme2 = options.signatureVersion === '2';
   const target = selectSigningTarget(input.method, input.path, input.rawQuery, input.body, options.queryPlacement);
-  const canonicalHeaders = scheme2
-    ? buildCanonicalHeaders([
-        { name: 'host', value: input.host },
-        { name: 'x-sfd-date', value: input.date },
-        { name: 'x-sfd-nonce', value: input.nonce },
-        { name: 'x-sfd-signature-version', value: '2' },
-        ...input.extraSfdHeaders,
-      ])
-    : '';
+  const canonicalHeaders = !scheme2
+    ? ''
+    : input.extraSfdHeaders.length === 0
+      ? canonicalHeadersOfSignerFields(input.host, input.date, input.nonce)
+      : buildCanonicalHeaders([
+          { name: 'host', value: input.host },
+          { name: 'x-sfd-date', value: input.date },
+          { name: 'x-sfd-nonce', value: input.nonce },
+          { name: 'x-sfd-signature-version', value: '2' },
+          ...input.extraSfdHeaders,
+        ]);
   const stringToSignPrefix = buildStringToSignPrefix({
     method: input.method,
     uri: target.uri,

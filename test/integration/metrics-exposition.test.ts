@@ -1,4 +1,6 @@
 // What /metrics on the admin listener shows after real traffic through the sidecar to the emulator.
+import net from 'node:net';
+import { once } from 'node:events';
 import test from 'ava';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
@@ -65,4 +67,24 @@ test('the metrics live on the admin listener only, never on the signing port', a
   const answer = await send(`${proxyUrl}/metrics`);
   t.is(answer.json().code, 'URI.Invalid');
   t.is(emulator.state.accepted.length, 1, 'the request went upstream as any other path would');
+});
+
+test('the in-flight gauge counts a request while it is being handled, and not after', async (t) => {
+  const { proxyUrl, adminUrl } = await startStack(t);
+  const inflight = async (): Promise<number | undefined> => valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), 'sfd_inflight_requests');
+  const settle = async (expected: number): Promise<number | undefined> => {
+    let value = await inflight();
+    for (let i = 0; i < 100 && value !== expected; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      value = await inflight();
+    }
+    return value;
+  };
+  // A request whose body has not all arrived yet stays in flight.
+  const socket = net.connect(Number(new URL(proxyUrl).port), '127.0.0.1');
+  await once(socket, 'connect');
+  socket.write('POST /cdn/v1.0/services/1001/rateLimit HTTP/1.1\r\nHost: sidecar\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"timeWindow"');
+  t.is(await settle(1), 1);
+  socket.destroy();
+  t.is(await settle(0), 0);
 });
