@@ -14,9 +14,8 @@ import { writeSync } from 'node:fs';
 
 export interface BatchedLineWriter {
   write(line: string): void;
-  /** Writes out everything pending now (at shutdown, and on a timer at low traffic). */
+  /** Writes out everything pending now, synchronously (at shutdown, and on a timer at low traffic). */
   flush(callback?: () => void): void;
-  flushSync(): void;
   /** Lines dropped because the destination could not keep up. */
   droppedLines(): number;
 }
@@ -90,7 +89,6 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
       drain();
       callback?.();
     },
-    flushSync: drain,
     droppedLines: () => dropped,
   };
 }

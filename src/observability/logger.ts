@@ -3,7 +3,7 @@
 // signature or authorization is replaced before it is written. The only module that imports pino.
 import { pino, type DestinationStream } from 'pino';
 import type { LogLevel } from '../config/load-config.js';
-import { createBatchedLineWriter } from './batched-line-writer.js';
+import { createBatchedLineWriter, type BatchedLineWriter } from './batched-line-writer.js';
 
 export type LogValue = string | number | boolean | null | undefined;
 export type LogFields = Readonly<Record<string, LogValue>>;
@@ -92,7 +92,7 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
  * fifth of the sidecar's CPU at concurrency 1), flushed every 250 ms so that a line never waits longer
  * than that at low traffic, and at shutdown.
  */
-function batchedStdout(): DestinationStream & { flush(callback?: () => void): void } {
+function batchedStdout(): BatchedLineWriter {
   const writer = createBatchedLineWriter({ fd: 1 });
   const timer = setInterval(() => writer.flush(), 250);
   timer.unref();

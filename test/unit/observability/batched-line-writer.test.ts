@@ -26,7 +26,7 @@ test('short writes are continued until every byte, non-ASCII included, is out', 
   const writer = createBatchedLineWriter({ fd: 1, write: (_fd, data) => (out.push(data.subarray(0, 5)), Math.min(5, data.length)) });
   const lines = ['{"path":"/café"}\n', '{"path":"/日本"}\n'];
   for (const line of lines) writer.write(line);
-  writer.flushSync();
+  writer.flush();
   t.is(Buffer.concat(out).toString('utf8'), lines.join(''));
 });
 
