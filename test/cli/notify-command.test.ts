@@ -1,7 +1,7 @@
 // `sfd-sidecar notify` sends one well-formed event, as the service would, to a running relay.
-import net from 'node:net';
 import test from 'ava';
 import { startCli, runCli } from '../helpers/cli-process.js';
+import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 test('notify sends a valid event through a running sidecar relay to the app', async (t) => {
@@ -37,10 +37,7 @@ test('notify refuses bad arguments and reports an unreachable URL', async (t) =>
   const bad = await runCli(['notify', '--url', 'nope', '--status', 'finished']);
   t.is(bad.code, 2);
   t.true(bad.stderr.includes('--url') && bad.stderr.includes('--status'));
-  const closed = net.createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as net.AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
+  const { port } = REFUSING_ADDRESS;
   const down = await runCli(['notify', '--url', `http://127.0.0.1:${port}/notifications`, '--status', 'started']);
   t.is(down.code, 1);
   t.regex(down.stderr, /no answer from .*ECONNREFUSED/);

@@ -39,3 +39,10 @@ export function onRequestHead(socket: net.Socket, then: () => void): void {
 
 export const okResponse = (body = '{"ok":true}'): string =>
   `HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nx-sfd-trace-id: ${'a'.repeat(32)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+
+/**
+ * An address that refuses connections: TCP port 1 on loopback, where nothing listens and which the
+ * kernel never hands out for `listen(0)`. (Closing a just-opened port 0 listener instead raced with
+ * the parallel tests, whose servers could be given the freed port.)
+ */
+export const REFUSING_ADDRESS = { host: '127.0.0.1', port: 1 } as const;

@@ -1,11 +1,11 @@
 // `sfd-sidecar doctor` against the emulator set to each signature form names that form, and against
 // broken setups names the problem and the fix.
-import net from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { runDoctor, type DoctorReport } from '../../src/doctor/run-doctor.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
 import { readFileSync } from 'node:fs';
+import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
 import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
 import { startSelfSignedServer } from '../helpers/tls-server.js';
 
@@ -80,10 +80,7 @@ test('clock skew: 20 minutes is a warning, two hours a failure', async (t) => {
 });
 
 test('an unreachable upstream fails at TCP', async (t) => {
-  const closed = net.createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as net.AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
+  const { port } = REFUSING_ADDRESS;
   const report = await runDoctor(settings(`http://127.0.0.1:${port}`), deps);
   t.is(verdictOf(report, 'tcp'), 'fail');
   t.regex(report.checks.find((c) => c.check === 'tcp')!.detail, /ECONNREFUSED/);

@@ -5,6 +5,7 @@ import test, { type ExecutionContext } from 'ava';
 import { SIDECAR_ERRORS } from '../../src/errors.js';
 import { createKeyRing } from '../../src/keys/key-ring.js';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
+import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 
@@ -73,10 +74,7 @@ test('an asterisk-form request is a bad request', async (t) => {
 });
 
 test('an upstream that refuses connections gives 502 Sidecar.UpstreamUnreachable', async (t) => {
-  const closed = net.createServer();
-  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const port = (closed.address() as net.AddressInfo).port;
-  await new Promise((resolve) => closed.close(resolve));
+  const { port } = REFUSING_ADDRESS;
   const { proxyUrl, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(`http://127.0.0.1:${port}`) });
   const answer = await send(`${proxyUrl}/v1.1/customer/12345`);
   assertCatalogAnswer(t, answer, 'UpstreamUnreachable');
