@@ -1,9 +1,18 @@
 // The checks that matter for any rendered workload with the sidecar: the signing port on loopback
 // only, the key store never mounted with subPath, probes on the admin port, the restricted security
-// context, and an environment the sidecar itself accepts.
+// context, an environment the sidecar itself accepts, and a memory limit that leaves room for the
+// image's heap cap.
 import type { ExecutionContext } from 'ava';
+import { shippedNodeOptions } from '../../bench/shipped-node-options.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { K8sObject } from './k8s-tools.js';
+import { REPO_ROOT } from './tools.js';
+
+/**
+ * Memory a sidecar uses besides V8's old generation: about 50 MB resident at idle with a 10 MB heap,
+ * plus the 8 MiB young generation (README, Performance).
+ */
+const NON_OLD_SPACE_MIB = 64;
 
 interface Container {
   name: string;
@@ -15,6 +24,7 @@ interface Container {
   readinessProbe?: { httpGet?: { path: string; port: string | number } };
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   securityContext?: Record<string, unknown>;
+  resources?: { limits?: { memory?: string } };
 }
 
 interface PodSpec {
@@ -58,5 +68,17 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
   const values = { ...env };
   for (const e of sidecar.env ?? []) if (e.valueFrom !== undefined) values[e.name] = 'stand-in-secret-value-0123456789';
   t.notThrows(() => loadConfig(values, { production: true, readFile: () => '-----BEGIN CERTIFICATE-----\n' }), 'the sidecar accepts the rendered environment');
+  const limit = sidecar.resources?.limits?.memory;
+  const oldSpaceMiB = Number(/--max-old-space-size=(\d+)/.exec(shippedNodeOptions(REPO_ROOT))?.[1]);
+  t.true(oldSpaceMiB > 0, 'the image caps the old generation');
+  t.true(limit !== undefined && mebibytes(limit) >= oldSpaceMiB + NON_OLD_SPACE_MIB, `memory limit ${limit} leaves room for the ${oldSpaceMiB} MiB heap cap`);
   return sidecar;
+}
+
+/** A Kubernetes memory quantity in MiB (the suffixes a chart would use). */
+function mebibytes(quantity: string): number {
+  const match = /^(\d+)(Ki|Mi|Gi|K|M|G)?$/.exec(quantity);
+  if (!match) return Number.NaN;
+  const factor = { Ki: 1 / 1024, Mi: 1, Gi: 1024, K: 1e3 / 2 ** 20, M: 1e6 / 2 ** 20, G: 1e9 / 2 ** 20 }[match[2] ?? ''] ?? 1 / 2 ** 20;
+  return Number(match[1]) * factor;
 }
