@@ -1,6 +1,7 @@
 // The sidecar's Prometheus metrics (issue #4), declared as data on a registry owned by the app
 // instance (never prom-client's global one). The only module that imports prom-client.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { createCounterFamily, createHistogramFamily, type CounterFamily, type HistogramFamily } from './bound-series.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -24,7 +25,17 @@ export const METRIC_DEFINITIONS = [
 ] as const;
 
 type Definition = (typeof METRIC_DEFINITIONS)[number];
-type NameOf<T extends Definition['type']> = Extract<Definition, { type: T }>['name'];
+/** Updated on every request, so kept in bound series (bound-series.ts) rather than prom-client's classes. */
+const PER_REQUEST = ['sfd_requests_total', 'sfd_request_duration_seconds', 'sfd_upstream_duration_seconds'] as const;
+type PerRequestName = (typeof PER_REQUEST)[number];
+type NameOf<T extends Definition['type']> = Exclude<Extract<Definition, { type: T }>['name'], PerRequestName>;
+
+/** The per-request metrics; series take their label values in the order of METRIC_DEFINITIONS' labels. */
+export interface PerRequestMetrics {
+  readonly requests: CounterFamily;
+  readonly requestDuration: HistogramFamily;
+  readonly upstreamDuration: HistogramFamily;
+}
 
 /** What the key metrics are read from at scrape time. */
 export interface KeyMetricsSource {
@@ -38,6 +49,7 @@ export interface Metrics {
   readonly registry: Registry;
   readonly counters: Record<NameOf<'counter'>, Counter>;
   readonly histograms: Record<NameOf<'histogram'>, Histogram>;
+  readonly perRequest: PerRequestMetrics;
   readonly clockSkew: Gauge;
   /** Connects the in-flight gauge to a count read at scrape time (cheaper than a gauge update per request). */
   observeInflight(read: () => number): void;
@@ -74,9 +86,13 @@ export function createMetrics(): Metrics {
     sfd_ready: (g) => g.set(source?.ready() ? 1 : 0),
     sfd_inflight_requests: (g) => g.set(readInflight()),
   };
+  const families = new Map<string, CounterFamily | HistogramFamily>();
   for (const definition of METRIC_DEFINITIONS) {
     const base = { name: definition.name, help: definition.help, labelNames: [...definition.labels], registers: [registry] };
-    if (definition.type === 'counter') counters[definition.name] = new Counter(base);
+    if (isPerRequest(definition.name)) {
+      const bound = { name: definition.name, help: definition.help, labelNames: definition.labels };
+      families.set(definition.name, definition.type === 'counter' ? createCounterFamily(registry, bound) : createHistogramFamily(registry, { ...bound, buckets: LATENCY_BUCKETS }));
+    } else if (definition.type === 'counter') counters[definition.name] = new Counter(base);
     else if (definition.type === 'histogram') histograms[definition.name] = new Histogram({ ...base, buckets: LATENCY_BUCKETS });
     else {
       const collect = collectors[definition.name];
@@ -87,6 +103,11 @@ export function createMetrics(): Metrics {
     registry,
     counters,
     histograms,
+    perRequest: {
+      requests: families.get('sfd_requests_total') as CounterFamily,
+      requestDuration: families.get('sfd_request_duration_seconds') as HistogramFamily,
+      upstreamDuration: families.get('sfd_upstream_duration_seconds') as HistogramFamily,
+    },
     clockSkew: gauges.sfd_clock_skew_seconds,
     observeInflight: (read) => {
       readInflight = read;
@@ -97,7 +118,14 @@ export function createMetrics(): Metrics {
   };
 }
 
-/** `2xx`...`5xx` for a status code. */
+function isPerRequest(name: string): name is PerRequestName {
+  return (PER_REQUEST as readonly string[]).includes(name);
+}
+
+const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
+/** `2xx`...`5xx` for a status code (0 when no response was sent: `0xx`). */
 export function statusClass(status: number): string {
-  return `${Math.floor(status / 100)}xx`;
+  const index = Math.floor(status / 100);
+  return STATUS_CLASSES[index] ?? `${index}xx`;
 }

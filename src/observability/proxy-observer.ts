@@ -26,7 +26,7 @@ const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 
 const methodLabel = (method: string): string => (KNOWN_METHODS.has(method) ? method : 'OTHER');
 
 export function createProxyObserver(metrics: Metrics, now: () => number): ProxyObserver {
-  const { counters, histograms } = metrics;
+  const { counters, perRequest } = metrics;
   let inflight = 0;
   metrics.observeInflight(() => inflight);
   // The Date header changes once a second: parse it, and update the skew gauge, only when it changes.
@@ -38,11 +38,12 @@ export function createProxyObserver(metrics: Metrics, now: () => number): ProxyO
     requestFinished(labels, status, seconds) {
       inflight -= 1;
       const method = methodLabel(labels.method);
-      counters.sfd_requests_total.inc({ profile: labels.profile, operation: labels.operation, method, status: String(status) });
-      histograms.sfd_request_duration_seconds.observe({ profile: labels.profile, operation: labels.operation, method, status_class: statusClass(status) }, seconds);
+      // Label values in the order of METRIC_DEFINITIONS.
+      perRequest.requests.series([labels.profile, labels.operation, method, String(status)]).inc();
+      perRequest.requestDuration.series([labels.profile, labels.operation, method, statusClass(status)]).observe(seconds);
     },
     upstreamAnswered(labels, status, seconds, dateHeader) {
-      histograms.sfd_upstream_duration_seconds.observe({ profile: labels.profile, operation: labels.operation, status_class: statusClass(status) }, seconds);
+      perRequest.upstreamDuration.series([labels.profile, labels.operation, statusClass(status)]).observe(seconds);
       if (dateHeader === undefined || dateHeader === lastDateHeader) return;
       lastDateHeader = dateHeader;
       const upstreamMs = Date.parse(dateHeader);
