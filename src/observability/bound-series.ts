@@ -34,11 +34,17 @@ interface FamilyDefinition {
 }
 
 /** A tree of maps, one level per label, whose leaves are the series. */
-function seriesIndex<Series>(depth: number, create: (labelValues: readonly string[]) => Series): { find(labelValues: readonly string[]): Series; all(): Series[]; clear(): void } {
+interface SeriesIndex<Series> {
+  readonly find: (labelValues: readonly string[]) => Series;
+  readonly all: () => Series[];
+  readonly clear: () => void;
+}
+
+function seriesIndex<Series>(depth: number, create: (labelValues: readonly string[]) => Series): SeriesIndex<Series> {
   let root = new Map<string, unknown>();
   const all: Series[] = [];
   return {
-    find(labelValues) {
+    find: (labelValues) => {
       let level = root;
       for (let i = 0; i < depth - 1; i += 1) {
         let next = level.get(labelValues[i]!) as Map<string, unknown> | undefined;
@@ -57,7 +63,7 @@ function seriesIndex<Series>(depth: number, create: (labelValues: readonly strin
       return series;
     },
     all: () => all,
-    clear() {
+    clear: () => {
       root = new Map();
       all.length = 0;
     },
@@ -70,8 +76,13 @@ function labelsOf(labelNames: readonly string[], labelValues: readonly string[])
   return labels;
 }
 
-/** Registers what prom-client's Registry reads of a metric: name, type, help and `get()`. */
-function register(registry: Registry, metric: { name: string; help: string; type: string; get(): unknown; reset(): void }): void {
+/**
+ * Registers a family into the Registry as prom-client's own metrics appear to it: name, help, type,
+ * `get()` with the samples, and `reset()`.
+ */
+function register(registry: Registry, definition: FamilyDefinition, type: 'counter' | 'histogram', values: () => ExportedValue[], reset: () => void): void {
+  const { name, help } = definition;
+  const metric = { name, help, type, get: () => ({ name, help, type, aggregator: 'sum', values: values() }), reset };
   registry.registerMetric(metric as unknown as Metric);
 }
 
@@ -80,20 +91,9 @@ export function createCounterFamily(registry: Registry, definition: FamilyDefini
     const series = { labels: labelsOf(definition.labelNames, labelValues), value: 0, inc: () => void (series.value += 1) };
     return series;
   });
-  register(registry, {
-    name: definition.name,
-    help: definition.help,
-    type: 'counter',
-    get: () => ({
-      name: definition.name,
-      help: definition.help,
-      type: 'counter',
-      aggregator: 'sum',
-      values: index.all().map((series): ExportedValue => ({ labels: series.labels, value: series.value })),
-    }),
-    reset: () => index.clear(),
-  });
-  return { series: (labelValues) => index.find(labelValues) };
+  const values = (): ExportedValue[] => index.all().map((series) => ({ labels: series.labels, value: series.value }));
+  register(registry, definition, 'counter', values, index.clear);
+  return { series: index.find };
 }
 
 export function createHistogramFamily(registry: Registry, definition: FamilyDefinition & { readonly buckets: readonly number[] }): HistogramFamily {
@@ -117,30 +117,21 @@ export function createHistogramFamily(registry: Registry, definition: FamilyDefi
     };
     return series;
   });
-  register(registry, {
-    name: definition.name,
-    help: definition.help,
-    type: 'histogram',
-    get: () => ({
-      name: definition.name,
-      help: definition.help,
-      type: 'histogram',
-      aggregator: 'sum',
-      values: index.all().flatMap((series): ExportedValue[] => {
-        let cumulative = 0;
-        const buckets = bounds.map((le, slot): ExportedValue => {
-          cumulative += series.counts[slot]!;
-          return { labels: { ...series.labels, le }, value: cumulative, metricName: `${definition.name}_bucket` };
-        });
-        return [
-          ...buckets,
-          { labels: { ...series.labels, le: '+Inf' }, value: series.count, metricName: `${definition.name}_bucket` },
-          { labels: series.labels, value: series.sum, metricName: `${definition.name}_sum` },
-          { labels: series.labels, value: series.count, metricName: `${definition.name}_count` },
-        ];
-      }),
-    }),
-    reset: () => index.clear(),
-  });
-  return { series: (labelValues) => index.find(labelValues) };
+  const bucketName = `${definition.name}_bucket`;
+  const values = (): ExportedValue[] =>
+    index.all().flatMap((series) => {
+      let cumulative = 0;
+      const buckets = bounds.map((le, slot): ExportedValue => {
+        cumulative += series.counts[slot]!;
+        return { labels: { ...series.labels, le }, value: cumulative, metricName: bucketName };
+      });
+      return [
+        ...buckets,
+        { labels: { ...series.labels, le: '+Inf' }, value: series.count, metricName: bucketName },
+        { labels: series.labels, value: series.sum, metricName: `${definition.name}_sum` },
+        { labels: series.labels, value: series.count, metricName: `${definition.name}_count` },
+      ];
+    });
+  register(registry, definition, 'histogram', values, index.clear);
+  return { series: index.find };
 }

@@ -86,13 +86,16 @@ export function createMetrics(): Metrics {
     sfd_ready: (g) => g.set(source?.ready() ? 1 : 0),
     sfd_inflight_requests: (g) => g.set(readInflight()),
   };
-  const families = new Map<string, CounterFamily | HistogramFamily>();
+  // Registered first, as they are listed first in METRIC_DEFINITIONS.
+  const perRequest: PerRequestMetrics = {
+    requests: createCounterFamily(registry, familyDefinition('sfd_requests_total')),
+    requestDuration: createHistogramFamily(registry, { ...familyDefinition('sfd_request_duration_seconds'), buckets: LATENCY_BUCKETS }),
+    upstreamDuration: createHistogramFamily(registry, { ...familyDefinition('sfd_upstream_duration_seconds'), buckets: LATENCY_BUCKETS }),
+  };
   for (const definition of METRIC_DEFINITIONS) {
+    if (isPerRequest(definition.name)) continue;
     const base = { name: definition.name, help: definition.help, labelNames: [...definition.labels], registers: [registry] };
-    if (isPerRequest(definition.name)) {
-      const bound = { name: definition.name, help: definition.help, labelNames: definition.labels };
-      families.set(definition.name, definition.type === 'counter' ? createCounterFamily(registry, bound) : createHistogramFamily(registry, { ...bound, buckets: LATENCY_BUCKETS }));
-    } else if (definition.type === 'counter') counters[definition.name] = new Counter(base);
+    if (definition.type === 'counter') counters[definition.name] = new Counter(base);
     else if (definition.type === 'histogram') histograms[definition.name] = new Histogram({ ...base, buckets: LATENCY_BUCKETS });
     else {
       const collect = collectors[definition.name];
@@ -103,11 +106,7 @@ export function createMetrics(): Metrics {
     registry,
     counters,
     histograms,
-    perRequest: {
-      requests: families.get('sfd_requests_total') as CounterFamily,
-      requestDuration: families.get('sfd_request_duration_seconds') as HistogramFamily,
-      upstreamDuration: families.get('sfd_upstream_duration_seconds') as HistogramFamily,
-    },
+    perRequest,
     clockSkew: gauges.sfd_clock_skew_seconds,
     observeInflight: (read) => {
       readInflight = read;
@@ -120,6 +119,11 @@ export function createMetrics(): Metrics {
 
 function isPerRequest(name: string): name is PerRequestName {
   return (PER_REQUEST as readonly string[]).includes(name);
+}
+
+function familyDefinition(name: PerRequestName): { name: string; help: string; labelNames: readonly string[] } {
+  const definition = METRIC_DEFINITIONS.find((d) => d.name === name)!;
+  return { name, help: definition.help, labelNames: definition.labels };
 }
 
 const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];
