@@ -56,10 +56,11 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     scheduling: 'lifo' as const,
     timeout: options.idleSocketTimeoutMs ?? 4000,
   };
-  const agent =
+  const agent = withDefinedRequestOptions(
     upstream.protocol === 'https:'
       ? new https.Agent({ ...agentOptions, ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) })
-      : new http.Agent(agentOptions);
+      : new http.Agent(agentOptions),
+  );
   const proxy = httpProxy.createProxyServer({
     target: { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port } as unknown as httpProxy.ServerOptions['target'],
     agent,
@@ -99,7 +100,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
         });
         // The caller gone (now or before this point): nothing will read the answer.
         if (outgoing.closed) return void proxyReq.destroy();
-        outgoing.once('close', () => {
+        outgoing.on('close', () => {
           if (!outgoing.writableFinished) proxyReq.destroy();
         });
         proxyReq.end(request.body.length > 0 ? request.body : undefined);
@@ -118,6 +119,30 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     socketCount: () => countSockets(agent.sockets) + countSockets(agent.freeSockets),
   };
+}
+
+declare module 'node:http' {
+  interface Agent {
+    /** Node's hook between ClientRequest and its agent (not in @types/node; used by agent libraries). */
+    addRequest(request: ClientRequest, requestOptions: Record<string, unknown>): void;
+  }
+}
+
+/**
+ * http-proxy hands Node's ClientRequest 17 request options, 10 of them undefined for a plain HTTP
+ * upstream (TLS files, socketPath, localAddress...), and the agent copies them all, with its own, into
+ * a dictionary-mode object for every request. Handing the agent only the defined ones changes nothing
+ * it decides (an undefined option and a missing one read the same) and saved 26k of 438k instructions
+ * per request (callgrind, Performance in the README).
+ */
+function withDefinedRequestOptions<A extends http.Agent>(agent: A): A {
+  const addRequest = agent.addRequest.bind(agent);
+  agent.addRequest = (request, requestOptions) => {
+    const defined: Record<string, unknown> = {};
+    for (const name in requestOptions) if (requestOptions[name] !== undefined) defined[name] = requestOptions[name];
+    addRequest(request, defined);
+  };
+  return agent;
 }
 
 function countSockets(pool: NodeJS.ReadOnlyDict<unknown[]>): number {
