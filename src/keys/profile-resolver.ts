@@ -31,6 +31,19 @@ export type ProfileResolver = (headers: IncomingHttpHeaders) => ProfileResolutio
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 export function createProfileResolver(options: ProfileResolverOptions): ProfileResolver {
+  // A profile is never changed once loaded (a reload builds new ones), so its resolution, with the
+  // merged signing settings, is built once per profile instead of once per request.
+  const resolutions = new WeakMap<Profile, ProfileResolution>();
+  const resolve = (name: string): ProfileResolution => {
+    const profile = options.ring.store()?.profiles.get(name);
+    if (!profile) return { ok: false, error: 'NotReady', profileName: name };
+    let resolution = resolutions.get(profile);
+    if (resolution === undefined) {
+      resolution = resolveProfile(options, profile);
+      resolutions.set(profile, resolution);
+    }
+    return resolution;
+  };
   return (headers) => {
     let name = options.defaultProfile;
     if (options.header !== null) {
@@ -44,7 +57,7 @@ export function createProfileResolver(options: ProfileResolverOptions): ProfileR
         return { ok: false, error: 'BadRequest' };
       }
     }
-    return resolveProfileByName(options, name);
+    return resolve(name);
   };
 }
 
@@ -55,7 +68,11 @@ export function resolveProfileByName(
 ): ProfileResolution {
   const profile = options.ring.store()?.profiles.get(name);
   if (!profile) return { ok: false, error: 'NotReady', profileName: name };
+  return resolveProfile(options, profile);
+}
+
+function resolveProfile(options: Pick<ProfileResolverOptions, 'defaultUpstream' | 'signing'>, profile: Profile): ProfileResolution {
   const upstream = profile.upstream ?? options.defaultUpstream;
-  if (!upstream) return { ok: false, error: 'NotReady', profileName: name };
+  if (!upstream) return { ok: false, error: 'NotReady', profileName: profile.name };
   return { ok: true, resolved: { profile, upstream, signing: { ...options.signing, ...profile.signing } } };
 }
