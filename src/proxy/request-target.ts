@@ -4,9 +4,13 @@
 import type { UpstreamTarget } from '../config/parsers.js';
 import type { SidecarErrorName } from '../errors.js';
 
-export type RequestTarget =
-  | { readonly ok: true; readonly path: string; readonly rawQuery: string | null }
-  | { readonly ok: false; readonly error: SidecarErrorName };
+/** Path (upstream prefix included) and raw query (null without `?`) as they go upstream. */
+export interface AcceptedTarget {
+  readonly path: string;
+  readonly rawQuery: string | null;
+}
+
+export type RequestTarget = ({ readonly ok: true } & AcceptedTarget) | { readonly ok: false; readonly error: SidecarErrorName };
 
 const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
 
@@ -45,7 +49,9 @@ function namesUpstream(scheme: string, authority: string, upstream: UpstreamTarg
  * A `.` or `..` segment, written plainly or percent-encoded (%2e), with `/`, `%2f` or `\\` as separators,
  * would let a caller climb out of the upstream URL's path prefix once the upstream normalises it.
  */
-function hasDotSegment(path: string): boolean {
-  const segments = path.replace(/%2f|%5c|\\/gi, '/').split('/');
-  return segments.some((segment) => /^(\.|%2e){1,2}$/i.test(segment));
+export function hasDotSegment(path: string): boolean {
+  return DOT_SEGMENT.test(path);
 }
+
+/** A `.`, `..` or percent-encoded form, from a separator or the start to a separator or the end. */
+const DOT_SEGMENT = /(?:^|\/|%2f|%5c|\\)(?:\.|%2e){1,2}(?=$|\/|%2f|%5c|\\)/i;
