@@ -2,15 +2,16 @@
 import type { IncomingMessage } from 'node:http';
 import { SidecarError } from '../errors.js';
 
-const EMPTY = Buffer.alloc(0);
-const NO_BODY = Promise.resolve(EMPTY);
+/** The body of a request that declares none (shared; never written to). */
+export const NO_BODY = Buffer.alloc(0);
+const NO_BODY_READ = Promise.resolve(NO_BODY);
 
 export function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(new SidecarError('BodyTooLarge'));
   // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to
   // wait for. Node discards the (empty) rest of the message itself.
-  if (declaresNoBody(incoming)) return NO_BODY;
+  if (declaresNoBody(incoming)) return NO_BODY_READ;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
