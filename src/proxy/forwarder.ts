@@ -129,17 +129,28 @@ declare module 'node:http' {
 }
 
 /**
+ * The request options http-proxy can set (its `setupOutgoing`, plus the host and port ClientRequest
+ * fills in) that an agent reads to choose or open a connection. The others (method, path, headers,
+ * agent) belong to the request, which ClientRequest has already taken from them.
+ */
+const CONNECTION_OPTIONS = ['host', 'hostname', 'port', 'localAddress', 'family', 'socketPath', 'servername', 'rejectUnauthorized', 'pfx', 'key', 'passphrase', 'cert', 'ca', 'ciphers', 'secureProtocol'];
+
+/**
  * http-proxy hands Node's ClientRequest 17 request options, 10 of them undefined for a plain HTTP
  * upstream (TLS files, socketPath, localAddress...), and the agent copies them all, with its own, into
- * a dictionary-mode object for every request. Handing the agent only the defined ones changes nothing
- * it decides (an undefined option and a missing one read the same) and saved 26k of 438k instructions
- * per request (callgrind, Performance in the README).
+ * a dictionary-mode object for every request. The agent gets only the defined connection options:
+ * nothing it decides changes (an undefined option and a missing one read the same; its own options,
+ * TLS trust included, still apply over them). Looked up by name, not with for-in, which is slow over
+ * a dictionary-mode object. About 42k of 438k instructions per request saved (callgrind, README Performance).
  */
 function withDefinedRequestOptions<A extends http.Agent>(agent: A): A {
   const addRequest = agent.addRequest.bind(agent);
   agent.addRequest = (request, requestOptions) => {
     const defined: Record<string, unknown> = {};
-    for (const name in requestOptions) if (requestOptions[name] !== undefined) defined[name] = requestOptions[name];
+    for (const name of CONNECTION_OPTIONS) {
+      const value = requestOptions[name];
+      if (value !== undefined) defined[name] = value;
+    }
     addRequest(request, defined);
   };
   return agent;
