@@ -31,19 +31,8 @@ export type ProfileResolver = (headers: IncomingHttpHeaders) => ProfileResolutio
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 
 export function createProfileResolver(options: ProfileResolverOptions): ProfileResolver {
-  // A profile is never changed once loaded (a reload builds new ones), so its resolution, with the
-  // merged signing settings, is built once per profile instead of once per request.
+  // Each profile's resolution, with its merged signing settings, built once instead of per request.
   const resolutions = new WeakMap<Profile, ProfileResolution>();
-  const resolve = (name: string): ProfileResolution => {
-    const profile = options.ring.store()?.profiles.get(name);
-    if (!profile) return { ok: false, error: 'NotReady', profileName: name };
-    let resolution = resolutions.get(profile);
-    if (resolution === undefined) {
-      resolution = resolveProfile(options, profile);
-      resolutions.set(profile, resolution);
-    }
-    return resolution;
-  };
   return (headers) => {
     let name = options.defaultProfile;
     if (options.header !== null) {
@@ -57,18 +46,28 @@ export function createProfileResolver(options: ProfileResolverOptions): ProfileR
         return { ok: false, error: 'BadRequest' };
       }
     }
-    return resolve(name);
+    return resolveProfileByName(options, name, resolutions);
   };
 }
 
-/** The profile's snapshot, upstream and signing form; NotReady when it has no store entry or upstream. */
+/**
+ * The profile's snapshot, upstream and signing form; NotReady when it has no store entry or upstream.
+ * With `resolutions`, each profile's answer is kept: a profile never changes once loaded (a reload
+ * builds new ones), so the cache cannot go stale.
+ */
 export function resolveProfileByName(
   options: Pick<ProfileResolverOptions, 'ring' | 'defaultUpstream' | 'signing'>,
   name: string,
+  resolutions?: WeakMap<Profile, ProfileResolution>,
 ): ProfileResolution {
   const profile = options.ring.store()?.profiles.get(name);
   if (!profile) return { ok: false, error: 'NotReady', profileName: name };
-  return resolveProfile(options, profile);
+  let resolution = resolutions?.get(profile);
+  if (resolution === undefined) {
+    resolution = resolveProfile(options, profile);
+    resolutions?.set(profile, resolution);
+  }
+  return resolution;
 }
 
 function resolveProfile(options: Pick<ProfileResolverOptions, 'defaultUpstream' | 'signing'>, profile: Profile): ProfileResolution {
