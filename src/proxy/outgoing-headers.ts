@@ -49,18 +49,34 @@ export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHea
 
 /** Shared by every message without a Connection header; never added to. */
 const NO_OPTIONS: ReadonlySet<string> = new Set();
+/**
+ * The values nearly every message carries (Node's servers answer `Connection: keep-alive` on every
+ * response), shared and never added to, so that a message with one of them builds no set.
+ */
+const COMMON_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+  ['keep-alive', new Set(['keep-alive'])],
+  ['close', new Set(['close'])],
+]);
 
+/** The options the Connection header(s) name, lowercase (RFC 9110 §7.6.1). */
 function connectionOptions(rawHeaders: readonly string[]): ReadonlySet<string> {
+  let common: ReadonlySet<string> | undefined;
   let options: Set<string> | null = null;
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
     if (name.length !== 10 || name.toLowerCase() !== 'connection') continue; // length first: most names are not it
-    for (const token of rawHeaders[i + 1]!.split(',')) {
+    const value = rawHeaders[i + 1]!;
+    if (common === undefined && options === null) {
+      common = COMMON_OPTIONS.get(value.toLowerCase());
+      if (common !== undefined) continue;
+    }
+    options ??= new Set(common);
+    for (const token of value.split(',')) {
       const option = token.trim().toLowerCase();
-      if (option) (options ??= new Set()).add(option);
+      if (option) options.add(option);
     }
   }
-  return options ?? NO_OPTIONS;
+  return options ?? common ?? NO_OPTIONS;
 }
 
 const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'trailer', 'te']);
