@@ -1,7 +1,8 @@
 // `npm run bench [-- --quick]`: the cost of the sidecar, measured against calling the upstream
-// directly and against an nginx pass-through proxy, in one run. Each proxy runs alone on core 0, the
-// upstream and the load generator on core 1; rows alternate within each round so a noisy machine
-// affects all alike. Exits non-zero only when a scenario saw errors, never on timings.
+// directly, against an nginx pass-through proxy (when installed) and against a plain node:http proxy
+// (bench/plain-proxy.ts), in one run. Each proxy runs alone on core 0, the upstream and the load
+// generator on core 1; rows alternate within each round so a noisy machine affects all alike. Exits
+// non-zero only when a scenario saw errors, never on timings.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -17,9 +18,11 @@ const quick = process.argv.includes('--quick');
 const rounds = quick ? 1 : 5;
 const seconds = quick ? 2 : 10;
 const warmupSeconds = quick ? 1 : 3;
+// The quick form checks the sidecar for errors; the Node floor's row would only add to its minute.
+const withNodeFloor = !quick;
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
-type RowName = 'direct' | 'sidecar' | 'nginx';
+type RowName = 'direct' | 'sidecar' | 'nginx' | 'plain-node';
 interface Scenario {
   readonly name: string;
   readonly method: 'GET' | 'POST';
@@ -180,6 +183,18 @@ http {
     await waitForPort(nginxPort);
     targets.nginx = { url: `http://127.0.0.1:${nginxPort}/v1.1/customer/12345`, pid: nginx.pid! };
   }
+  if (withNodeFloor) {
+    // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
+    const plainPort = await freePort();
+    const plain = pinned(0, process.execPath, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      NODE_OPTIONS: shippedNodeOptions(ROOT),
+    });
+    children.push(plain);
+    await waitForPort(plainPort);
+    targets['plain-node'] = { url: `http://127.0.0.1:${plainPort}/v1.1/customer/12345`, pid: plain.pid! };
+  }
   const rows = Object.keys(targets) as RowName[];
 
   for (const row of rows) await runLoad(targets[row]!.url, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds, useWrk);
@@ -217,6 +232,7 @@ http {
     sidecarNodeOptions: shippedNodeOptions(ROOT),
     loadGenerator: useWrk ? 'wrk (autocannon for the fixed-rate scenario)' : 'autocannon',
     nginx: useNginx,
+    plainNodeProxy: withNodeFloor,
     scenarios: summary,
     runs: results,
   };
@@ -279,6 +295,8 @@ function summarise(results: Record<string, Record<string, Measurement[]>>, rows:
         throughputSidecarOverDirect: perRound('sidecar', 'direct', (m) => m.rps),
         throughputSidecarOverNginx: perRound('sidecar', 'nginx', (m) => m.rps),
         cpuSidecarOverNginx: perRound('sidecar', 'nginx', (m) => m.cpuUsPerRequest),
+        throughputSidecarOverPlainNode: perRound('sidecar', 'plain-node', (m) => m.rps),
+        cpuSidecarOverPlainNode: perRound('sidecar', 'plain-node', (m) => m.cpuUsPerRequest),
         addedP50MsOverDirect: byRow.sidecar && byRow.direct ? Math.round(median(addedP50) * 1000) / 1000 : null,
       },
     };
@@ -304,6 +322,9 @@ function formatReport(
     lines.push(
       `sidecar/direct throughput ${ratios.throughputSidecarOverDirect ?? '-'}, sidecar/nginx throughput ${ratios.throughputSidecarOverNginx ?? '-'}, sidecar/nginx CPU per request ${ratios.cpuSidecarOverNginx ?? '-'}, added p50 over direct ${ratios.addedP50MsOverDirect ?? '-'} ms`,
     );
+    if (ratios.cpuSidecarOverPlainNode !== null) {
+      lines.push(`sidecar/plain-node throughput ${ratios.throughputSidecarOverPlainNode ?? '-'}, sidecar/plain-node CPU per request ${ratios.cpuSidecarOverPlainNode}`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,27 @@
+// The benchmark's Node floor: a plain node:http pass-through proxy with the same keep-alive agent
+// settings as the sidecar's forwarder (src/proxy/forwarder.ts) and nothing else: no signing, hono,
+// http-proxy, metrics or logs. Its row shows what Node's HTTP stack alone costs on the same machine in
+// the same run, so that the sidecar's cost can be read against it as well as against nginx.
+// Usage: node dist/bench/plain-proxy.js LISTEN_PORT UPSTREAM_PORT
+import http from 'node:http';
+
+const listenPort = Number(process.argv[2]);
+const upstreamPort = Number(process.argv[3]);
+const agent = new http.Agent({ keepAlive: true, noDelay: true, maxSockets: 64, maxFreeSockets: 64, scheduling: 'lifo', timeout: 4000 });
+
+const server = http.createServer((incoming, outgoing) => {
+  const request = http.request(
+    { host: '127.0.0.1', port: upstreamPort, method: incoming.method, path: incoming.url, headers: incoming.headers, agent },
+    (response) => {
+      outgoing.writeHead(response.statusCode ?? 502, response.rawHeaders);
+      response.pipe(outgoing);
+    },
+  );
+  request.on('error', () => {
+    if (outgoing.headersSent) return void outgoing.destroy();
+    outgoing.writeHead(502).end();
+  });
+  incoming.pipe(request);
+});
+server.listen(listenPort, '127.0.0.1');
+process.on('SIGTERM', () => process.exit(0));
