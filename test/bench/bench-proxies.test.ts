@@ -1,0 +1,60 @@
+// The benchmark's own servers, run as `npm run bench` runs them (built output, child processes, real
+// ports): the upstream answers its customer JSON, and the plain-node floor passes requests and answers
+// through unchanged on reused upstream connections. CI runs only the quick bench, which leaves the
+// plain-node row out, so this is where a broken floor would show.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import test, { type ExecutionContext } from 'ava';
+import { freePort, waitForPort } from '../../bench/net-utils.js';
+import { send } from '../helpers/http.js';
+
+const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
+
+async function startBenchServer(t: ExecutionContext, script: string, args: number[]): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [`${BENCH_DIR}${script}`, ...args.map(String)], { stdio: 'ignore' });
+  t.teardown(() => {
+    child.kill('SIGKILL');
+  });
+  await waitForPort(args[0]!);
+  return child;
+}
+
+async function upstreamConnections(port: number): Promise<number> {
+  return (await send(`http://127.0.0.1:${port}/__stats`)).json<{ connections: number }>().connections;
+}
+
+test('the plain-node floor passes GET and POST answers through unchanged, on one reused upstream connection', async (t) => {
+  const upstreamPort = await freePort();
+  await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
+  const proxyPort = await freePort();
+  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+
+  const direct = await send(`http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`);
+  t.is(direct.status, 200);
+  t.is(direct.json().id, 12345);
+  const before = await upstreamConnections(upstreamPort);
+
+  const get = await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`);
+  t.is(get.status, 200);
+  t.deepEqual(get.body, direct.body);
+  t.regex(String(get.headers['x-sfd-trace-id']), /^[0-9a-f]{32}$/);
+  const post = await send(`http://127.0.0.1:${proxyPort}/cdn/v1.0/services/1/rateLimit`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.repeat(964) }),
+  });
+  t.is(post.status, 200);
+  t.deepEqual(post.body, direct.body);
+  t.is((await upstreamConnections(upstreamPort)) - before - 1, 1, 'both proxied requests used one upstream connection (the stats request opened its own)');
+});
+
+test('the plain-node floor answers 502 when its upstream is gone', async (t) => {
+  const upstreamPort = await freePort();
+  const upstream = await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
+  const proxyPort = await freePort();
+  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+  t.is((await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`)).status, 200);
+  upstream.kill('SIGKILL');
+  await new Promise((resolve) => upstream.once('exit', resolve));
+  t.is((await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`)).status, 502);
+});
