@@ -134,6 +134,10 @@ async function main(): Promise<void> {
   children.push(pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
   await waitForPort(upstreamPort);
 
+  // The environment of a Node proxy as shipped: production mode and the Dockerfile's Node options.
+  const nodeOptions = shippedNodeOptions(ROOT);
+  const shippedNodeEnv = { PATH: process.env.PATH, NODE_ENV: 'production', NODE_OPTIONS: nodeOptions };
+
   const sidecarPort = await freePort();
   const adminPort = await freePort();
   const sidecar = pinned(
@@ -141,9 +145,7 @@ async function main(): Promise<void> {
     process.execPath,
     [join(ROOT, 'dist/src/main.js'), 'serve'],
     {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      NODE_OPTIONS: shippedNodeOptions(ROOT),
+      ...shippedNodeEnv,
       SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
       SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
       SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
@@ -186,11 +188,7 @@ http {
   if (withNodeFloor) {
     // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
     const plainPort = await freePort();
-    const plain = pinned(0, process.execPath, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], {
-      PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      NODE_OPTIONS: shippedNodeOptions(ROOT),
-    });
+    const plain = pinned(0, process.execPath, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
     children.push(plain);
     await waitForPort(plainPort);
     targets['plain-node'] = { url: `http://127.0.0.1:${plainPort}/v1.1/customer/12345`, pid: plain.pid! };
@@ -229,7 +227,7 @@ http {
     cores: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
     node: process.version,
-    sidecarNodeOptions: shippedNodeOptions(ROOT),
+    sidecarNodeOptions: nodeOptions,
     loadGenerator: useWrk ? 'wrk (autocannon for the fixed-rate scenario)' : 'autocannon',
     nginx: useNginx,
     plainNodeProxy: withNodeFloor,

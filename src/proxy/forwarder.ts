@@ -10,6 +10,7 @@ import { rootCertificates } from 'node:tls';
 import httpProxy from 'http-proxy';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError } from '../errors.js';
+import { upstreamAgentOptions } from './upstream-agent-options.js';
 
 export interface ForwarderOptions {
   readonly upstream: UpstreamTarget;
@@ -48,14 +49,7 @@ export interface Forwarder {
 
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const { upstream } = options;
-  const agentOptions = {
-    keepAlive: true,
-    noDelay: true,
-    maxSockets: options.maxSockets ?? 64,
-    maxFreeSockets: options.maxSockets ?? 64,
-    scheduling: 'lifo' as const,
-    timeout: options.idleSocketTimeoutMs ?? 4000,
-  };
+  const agentOptions = upstreamAgentOptions(options.maxSockets, options.idleSocketTimeoutMs);
   const agent = withDefinedRequestOptions(
     upstream.protocol === 'https:'
       ? new https.Agent({ ...agentOptions, ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) })
