@@ -4,11 +4,12 @@
 // generator on core 1; rows alternate within each round so a noisy machine affects all alike. Exits
 // non-zero only when a scenario saw errors, never on timings.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from './net-utils.js';
+import { errorCount, roundProblems, type ErrorKinds, type RoundOutcome } from './round-problems.js';
 import { shippedNodeOptions } from './shipped-node-options.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -37,6 +38,7 @@ interface Measurement {
   p99Ms: number;
   p999Ms: number;
   errors: number;
+  errorKinds: ErrorKinds;
   cpuUsPerRequest: number | null;
   rssMb: number | null;
   newUpstreamSockets: number | null;
@@ -73,7 +75,7 @@ async function upstreamConnections(port: number): Promise<number> {
   return ((await (await fetch(`http://127.0.0.1:${port}/__stats`)).json()) as { connections: number }).connections;
 }
 
-function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boolean): Promise<Omit<Measurement, 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets'>> {
+function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boolean): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets'>> {
   return new Promise((resolve, reject) => {
     const args =
       useWrk && scenario.rate === undefined
@@ -104,7 +106,7 @@ function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boo
           p50Ms: (r.p50Us as number) / 1000,
           p99Ms: (r.p99Us as number) / 1000,
           p999Ms: (r.p999Us as number) / 1000,
-          errors: (r.errors as number) + (r.non2xx as number),
+          errorKinds: { socket: r.socketErrors as number, timeout: r.timeouts as number, status: r.non2xx as number },
         });
       } else {
         const latency = r.latency as Record<string, number>;
@@ -115,7 +117,8 @@ function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boo
           p50Ms: latency.p50 ?? 0,
           p99Ms: latency.p99 ?? 0,
           p999Ms: latency.p99_9 ?? latency.p999 ?? 0,
-          errors: (r.errors as number) + (r.timeouts as number) + (r.non2xx as number),
+          // autocannon counts a timeout among its errors as well.
+          errorKinds: { socket: (r.errors as number) - (r.timeouts as number), timeout: r.timeouts as number, status: r.non2xx as number },
         });
       }
     });
@@ -198,6 +201,7 @@ http {
   for (const row of rows) await runLoad(targets[row]!.url, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds, useWrk);
 
   const results: Record<string, Record<string, Measurement[]>> = {};
+  const outcomes: RoundOutcome[] = [];
   for (const scenario of scenarios) {
     results[scenario.name] = {};
     for (let round = 0; round < rounds; round += 1) {
@@ -205,10 +209,13 @@ http {
         const target = targets[row]!;
         const cpuBefore = target.pid ? cpuTicks(target.pid) : 0;
         const socketsBefore = await upstreamConnections(upstreamPort);
+        const startedAt = performance.now();
         const load = await runLoad(target.url, scenario, seconds, useWrk);
+        outcomes.push({ scenario: scenario.name, row, round, errorKinds: load.errorKinds, seconds: (performance.now() - startedAt) / 1000, plannedSeconds: seconds });
         const cpuUs = target.pid ? ((cpuTicks(target.pid) - cpuBefore) * 1e6) / CLK_TCK : 0;
         const measurement: Measurement = {
           ...load,
+          errors: errorCount(load.errorKinds),
           cpuUsPerRequest: target.pid && load.requests > 0 ? Math.round(cpuUs / load.requests) : null,
           rssMb: target.pid ? rssMb(target.pid) : null,
           newUpstreamSockets: row === 'direct' ? null : (await upstreamConnections(upstreamPort)) - socketsBefore,
@@ -241,9 +248,14 @@ http {
   process.stdout.write(`\nWritten to ${file}\n`);
   const errors = Object.values(summary).flatMap((s) => Object.values(s.rows)).reduce((sum, m) => sum + m.errors, 0);
   stopAll();
+  const problems = roundProblems(outcomes);
+  if (problems.length > 0) process.stderr.write(`\n${problems.map((line) => `bench: ${line}`).join('\n')}\n`);
   if (errors > 0) {
-    process.stderr.write(`bench: ${errors} errors\n`);
+    // The sidecar's log (a few hundred MB after a full run) is kept only when it may explain an error.
+    process.stderr.write(`bench: ${errors} ${errors === 1 ? 'error' : 'errors'}; the sidecar's log and nginx's error log are kept in ${work}\n`);
     process.exitCode = 1;
+  } else {
+    rmSync(work, { recursive: true, force: true });
   }
 }
 
@@ -268,6 +280,11 @@ function summarise(results: Record<string, Record<string, Measurement[]>>, rows:
         p99Ms: pick((m) => m.p99Ms)!,
         p999Ms: pick((m) => m.p999Ms)!,
         errors: runs.reduce((sum, m) => sum + m.errors, 0),
+        errorKinds: {
+          socket: runs.reduce((sum, m) => sum + m.errorKinds.socket, 0),
+          timeout: runs.reduce((sum, m) => sum + m.errorKinds.timeout, 0),
+          status: runs.reduce((sum, m) => sum + m.errorKinds.status, 0),
+        },
         cpuUsPerRequest: pick((m) => m.cpuUsPerRequest),
         rssMb: runs.some((m) => m.rssMb === null) ? null : Math.max(...runs.map((m) => m.rssMb!)),
         newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null) ? null : runs.reduce((sum, m) => sum + m.newUpstreamSockets!, 0),

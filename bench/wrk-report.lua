@@ -12,7 +12,7 @@ end
 function done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
-    '{"requests":%d,"durationUs":%d,"errors":%d,"non2xx":%d,"p50Us":%d,"p99Us":%d,"p999Us":%d}\n',
-    summary.requests, summary.duration, e.connect + e.read + e.write + e.timeout, e.status,
+    '{"requests":%d,"durationUs":%d,"socketErrors":%d,"timeouts":%d,"non2xx":%d,"p50Us":%d,"p99Us":%d,"p999Us":%d}\n',
+    summary.requests, summary.duration, e.connect + e.read + e.write, e.timeout, e.status,
     latency:percentile(50), latency:percentile(99), latency:percentile(99.9)))
 end
