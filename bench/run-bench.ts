@@ -55,19 +55,31 @@ const postBody = JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.re
 
 const has = (tool: string): boolean => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
 
+/** A failure the bench explains in one line, without a stack: one of its servers died mid-run. */
+class BenchFailure extends Error {}
+
 function pinned(core: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env, logFile?: string): ChildProcess {
   const out = logFile ? openSync(logFile, 'a') : 'ignore';
   return spawn('taskset', ['-c', String(core), command, ...args], { env, stdio: ['ignore', out, out] });
 }
 
+/** /proc/PID/FILE of a measured process; a process that is gone is a BenchFailure, not a crash. */
+function procFile(pid: number, file: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, 'utf8');
+  } catch {
+    throw new BenchFailure(`process ${pid} is gone`);
+  }
+}
+
 function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const stat = procFile(pid, 'stat');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(fields[11]) + Number(fields[12]); // utime + stime
 }
 
 function rssMb(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  const match = /VmRSS:\s+(\d+) kB/.exec(procFile(pid, 'status'));
   return Math.round((Number(match?.[1] ?? 0) / 1024) * 10) / 10;
 }
 
@@ -130,11 +142,27 @@ async function main(): Promise<void> {
   const useNginx = has('nginx');
   const work = mkdtempSync(join(tmpdir(), 'sfd-bench-'));
   const children: ChildProcess[] = [];
-  const stopAll = (): void => children.forEach((child) => child.kill('SIGKILL'));
+  /** Servers that exited while the bench still needed them, as "name exited (cause)". */
+  const departures: string[] = [];
+  let stopping = false;
+  const stopAll = (): void => {
+    stopping = true;
+    children.forEach((child) => child.kill('SIGKILL'));
+  };
   process.on('exit', stopAll);
+  const started = (name: string, child: ChildProcess): ChildProcess => {
+    children.push(child);
+    child.on('exit', (code, signal) => {
+      if (!stopping) departures.push(`${name} exited (${signal ?? `code ${code}`})`);
+    });
+    return child;
+  };
+  const checkRunning = (during: string): void => {
+    if (departures.length > 0) throw new BenchFailure(`${departures.join('; ')}, noticed at ${during}; the output is kept in ${work}`);
+  };
 
   const upstreamPort = await freePort();
-  children.push(pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
+  started('the upstream', pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
   await waitForPort(upstreamPort);
 
   // The environment of a Node proxy as shipped: production mode and the Dockerfile's Node options.
@@ -158,7 +186,7 @@ async function main(): Promise<void> {
     },
     join(work, 'sidecar.log'),
   );
-  children.push(sidecar);
+  started('the sidecar', sidecar);
   await waitForPort(sidecarPort);
 
   const targets: Partial<Record<RowName, { url: string; pid: number | null }>> = {
@@ -184,7 +212,7 @@ http {
 `,
     );
     const nginx = pinned(0, 'nginx', ['-p', join(work, 'nginx'), '-c', join(work, 'nginx/nginx.conf')]);
-    children.push(nginx);
+    started('nginx', nginx);
     await waitForPort(nginxPort);
     targets.nginx = { url: `http://127.0.0.1:${nginxPort}/v1.1/customer/12345`, pid: nginx.pid! };
   }
@@ -192,7 +220,7 @@ http {
     // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
     const plainPort = await freePort();
     const plain = pinned(0, process.execPath, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
-    children.push(plain);
+    started('the plain-node proxy', plain);
     await waitForPort(plainPort);
     targets['plain-node'] = { url: `http://127.0.0.1:${plainPort}/v1.1/customer/12345`, pid: plain.pid! };
   }
@@ -207,11 +235,14 @@ http {
     for (let round = 0; round < rounds; round += 1) {
       for (const row of rows) {
         const target = targets[row]!;
+        const where = `${scenario.name}, ${row}, round ${round + 1}`;
+        checkRunning(where);
         const cpuBefore = target.pid ? cpuTicks(target.pid) : 0;
         const socketsBefore = await upstreamConnections(upstreamPort);
         const startedAt = performance.now();
         const load = await runLoad(target.url, scenario, seconds, useWrk);
         outcomes.push({ scenario: scenario.name, row, round, errorKinds: load.errorKinds, seconds: (performance.now() - startedAt) / 1000, plannedSeconds: seconds });
+        checkRunning(where);
         const cpuUs = target.pid ? ((cpuTicks(target.pid) - cpuBefore) * 1e6) / CLK_TCK : 0;
         const measurement: Measurement = {
           ...load,
@@ -345,6 +376,7 @@ function formatReport(
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`bench failed: ${(error as Error).stack ?? String(error)}\n`);
+  const explained = error instanceof BenchFailure;
+  process.stderr.write(`bench failed: ${explained ? error.message : ((error as Error).stack ?? String(error))}\n`);
   process.exit(1);
 });
