@@ -23,8 +23,20 @@ const percentile = (sorted: number[], p: number): number => sorted[Math.min(sort
 async function main(): Promise<void> {
   const children: ChildProcess[] = [];
   process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
+  let stopping = false;
+  const soakStarted = Date.now();
+  /** A server gone mid-run ends the soak with one line (reading its RSS would fail without saying why). */
+  const watched = (name: string, child: ChildProcess): ChildProcess => {
+    children.push(child);
+    child.on('exit', (code, signal) => {
+      if (stopping) return;
+      process.stderr.write(`soak failed: ${name} exited (${signal ?? `code ${code}`}) ${Math.round((Date.now() - soakStarted) / 1000)} s into the run\n`);
+      process.exit(1);
+    });
+    return child;
+  };
   const emulatorPort = await freePort();
-  children.push(spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
+  watched('the emulator', spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
   await waitForPort(emulatorPort);
   const port = await freePort();
   const sidecar = spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'serve'], {
@@ -40,7 +52,7 @@ async function main(): Promise<void> {
       SFD_ADMIN_LISTEN: '127.0.0.1:0',
     },
   });
-  children.push(sidecar);
+  watched('the sidecar', sidecar);
   await waitForPort(port);
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
@@ -97,6 +109,7 @@ async function main(): Promise<void> {
     process.stdout.write(`| ${sample.atS} | ${sample.rps} | ${sample.p50} | ${sample.p99} | ${sample.errors} | ${sample.rssMb} |\n`);
   }
   running = false;
+  stopping = true;
   clearInterval(rssTimer);
   await Promise.all(loops);
   agent.destroy();
