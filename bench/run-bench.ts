@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { errorCount, roundProblems, type ErrorKinds, type RoundOutcome } from './round-problems.js';
 import { shippedNodeOptions } from './shipped-node-options.js';
@@ -141,28 +142,17 @@ async function main(): Promise<void> {
   const useWrk = has('wrk');
   const useNginx = has('nginx');
   const work = mkdtempSync(join(tmpdir(), 'sfd-bench-'));
-  const children: ChildProcess[] = [];
   /** Servers that exited while the bench still needed them, as "name exited (cause)". */
   const departures: string[] = [];
-  let stopping = false;
-  const stopAll = (): void => {
-    stopping = true;
-    children.forEach((child) => child.kill('SIGKILL'));
-  };
+  const children = superviseChildren((description) => departures.push(description));
+  const stopAll = (): void => children.stopAll('SIGKILL');
   process.on('exit', stopAll);
-  const started = (name: string, child: ChildProcess): ChildProcess => {
-    children.push(child);
-    child.on('exit', (code, signal) => {
-      if (!stopping) departures.push(`${name} exited (${signal ?? `code ${code}`})`);
-    });
-    return child;
-  };
   const checkRunning = (during: string): void => {
     if (departures.length > 0) throw new BenchFailure(`${departures.join('; ')}, noticed at ${during}; the output is kept in ${work}`);
   };
 
   const upstreamPort = await freePort();
-  started('the upstream', pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
+  children.watch('the upstream', pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
   await waitForPort(upstreamPort);
 
   // The environment of a Node proxy as shipped: production mode and the Dockerfile's Node options.
@@ -186,7 +176,7 @@ async function main(): Promise<void> {
     },
     join(work, 'sidecar.log'),
   );
-  started('the sidecar', sidecar);
+  children.watch('the sidecar', sidecar);
   await waitForPort(sidecarPort);
 
   const targets: Partial<Record<RowName, { url: string; pid: number | null }>> = {
@@ -212,7 +202,7 @@ http {
 `,
     );
     const nginx = pinned(0, 'nginx', ['-p', join(work, 'nginx'), '-c', join(work, 'nginx/nginx.conf')]);
-    started('nginx', nginx);
+    children.watch('nginx', nginx);
     await waitForPort(nginxPort);
     targets.nginx = { url: `http://127.0.0.1:${nginxPort}/v1.1/customer/12345`, pid: nginx.pid! };
   }
@@ -220,7 +210,7 @@ http {
     // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
     const plainPort = await freePort();
     const plain = pinned(0, process.execPath, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
-    started('the plain-node proxy', plain);
+    children.watch('the plain-node proxy', plain);
     await waitForPort(plainPort);
     targets['plain-node'] = { url: `http://127.0.0.1:${plainPort}/v1.1/customer/12345`, pid: plain.pid! };
   }
@@ -304,18 +294,16 @@ function summarise(results: Record<string, Record<string, Measurement[]>>, rows:
     for (const row of rows) {
       const runs = byRow[row] ?? [];
       const pick = (f: (m: Measurement) => number | null): number | null => (runs.some((m) => f(m) === null) ? null : median(runs.map((m) => f(m)!)));
+      const total = (f: (m: Measurement) => number): number => runs.reduce((sum, m) => sum + f(m), 0);
+      const errorKinds = { socket: total((m) => m.errorKinds.socket), timeout: total((m) => m.errorKinds.timeout), status: total((m) => m.errorKinds.status) };
       merged[row] = {
-        requests: runs.reduce((sum, m) => sum + m.requests, 0),
+        requests: total((m) => m.requests),
         rps: pick((m) => m.rps)!,
         p50Ms: pick((m) => m.p50Ms)!,
         p99Ms: pick((m) => m.p99Ms)!,
         p999Ms: pick((m) => m.p999Ms)!,
-        errors: runs.reduce((sum, m) => sum + m.errors, 0),
-        errorKinds: {
-          socket: runs.reduce((sum, m) => sum + m.errorKinds.socket, 0),
-          timeout: runs.reduce((sum, m) => sum + m.errorKinds.timeout, 0),
-          status: runs.reduce((sum, m) => sum + m.errorKinds.status, 0),
-        },
+        errors: errorCount(errorKinds),
+        errorKinds,
         cpuUsPerRequest: pick((m) => m.cpuUsPerRequest),
         rssMb: runs.some((m) => m.rssMb === null) ? null : Math.max(...runs.map((m) => m.rssMb!)),
         newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null) ? null : runs.reduce((sum, m) => sum + m.newUpstreamSockets!, 0),

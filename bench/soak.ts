@@ -2,11 +2,12 @@
 // emulator (separate processes), reporting every 5 s throughput, latency percentiles, errors and the
 // sidecar's RSS. Fails when any request failed or RSS grew 10% or more after the warm-up. Not part of
 // `npm test`; CI runs a short version.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { shippedNodeOptions } from './shipped-node-options.js';
 
@@ -21,22 +22,15 @@ const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync
 const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main(): Promise<void> {
-  const children: ChildProcess[] = [];
-  process.on('exit', () => children.forEach((c) => c.kill('SIGKILL')));
-  let stopping = false;
   const soakStarted = Date.now();
-  /** A server gone mid-run ends the soak with one line (reading its RSS would fail without saying why). */
-  const watched = (name: string, child: ChildProcess): ChildProcess => {
-    children.push(child);
-    child.on('exit', (code, signal) => {
-      if (stopping) return;
-      process.stderr.write(`soak failed: ${name} exited (${signal ?? `code ${code}`}) ${Math.round((Date.now() - soakStarted) / 1000)} s into the run\n`);
-      process.exit(1);
-    });
-    return child;
-  };
+  // A server gone mid-run ends the soak with one line (reading its RSS would fail without saying why).
+  const children = superviseChildren((description) => {
+    process.stderr.write(`soak failed: ${description} ${Math.round((Date.now() - soakStarted) / 1000)} s into the run\n`);
+    process.exit(1);
+  });
+  process.on('exit', () => children.stopAll('SIGKILL'));
   const emulatorPort = await freePort();
-  watched('the emulator', spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
+  children.watch('the emulator', spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
   await waitForPort(emulatorPort);
   const port = await freePort();
   const sidecar = spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'serve'], {
@@ -52,7 +46,7 @@ async function main(): Promise<void> {
       SFD_ADMIN_LISTEN: '127.0.0.1:0',
     },
   });
-  watched('the sidecar', sidecar);
+  children.watch('the sidecar', sidecar);
   await waitForPort(port);
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
@@ -109,11 +103,10 @@ async function main(): Promise<void> {
     process.stdout.write(`| ${sample.atS} | ${sample.rps} | ${sample.p50} | ${sample.p99} | ${sample.errors} | ${sample.rssMb} |\n`);
   }
   running = false;
-  stopping = true;
   clearInterval(rssTimer);
   await Promise.all(loops);
   agent.destroy();
-  for (const child of children) child.kill('SIGTERM');
+  children.stopAll('SIGTERM');
 
   // Growth compares the mean RSS of the first and the second half of the samples after the warm-up.
   const afterWarmup = rssSamples.filter((s) => s.atMs >= warmupMs);
