@@ -36,6 +36,13 @@ try {
     process.once('SIGINT', stop);
     process.on('SIGHUP', () => result.service.reload?.());
     process.once('exit', () => result.service.flushLogs?.());
+    // A bug that escapes every handler leaves the process in an unknown state: log it as one line a log
+    // pipeline can alert on, keep Node's stack on stderr, and exit 1 so that the pod restarts it.
+    process.once('uncaughtException', (error) => {
+      result.service.logCrash?.(error);
+      io.stderr(`sfd-sidecar: crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    });
   }
 } catch (error) {
   io.stderr(`sfd-sidecar: unexpected failure: ${(error as Error).message}\n`);

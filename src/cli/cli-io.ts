@@ -20,6 +20,8 @@ export interface RunningService {
   reload?(): void;
   /** Writes out buffered log lines synchronously (main.ts calls it when the process exits, however it exits). */
   flushLogs?(): void;
+  /** Logs, as one structured line, the error that is about to end the process (main.ts, on an uncaught exception). */
+  logCrash?(error: unknown): void;
 }
 
 export type CommandResult = { readonly exitCode: number } | { readonly service: RunningService };

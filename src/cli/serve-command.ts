@@ -8,7 +8,7 @@ import type { RunningEmulator } from '../emulator/start-emulator.js';
 import { createKeyRing, type KeyRing } from '../keys/key-ring.js';
 import { singleKeyStore } from '../keys/key-store.js';
 import type { KeyStoreReloader } from '../keys/key-store-reloader.js';
-import { createLogger, type Logger } from '../observability/logger.js';
+import { createLogger, describeError, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { formatAddress } from '../server/listen.js';
 import { startSidecar } from '../sidecar.js';
@@ -70,6 +70,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
         reloader?.reload('SIGHUP');
       },
       flushLogs: () => logger.flush(),
+      logCrash: (error) => logger.error('crashed', describeError(error)),
     };
   } catch (error) {
     reloader?.stop();
