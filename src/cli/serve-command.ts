@@ -70,7 +70,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
         reloader?.reload('SIGHUP');
       },
       flushLogs: () => logger.flush(),
-      logCrash: (error) => logger.error('crashed', describeError(error)),
+      logCrash: (error) => logger.fatal('crashed', describeError(error)),
     };
   } catch (error) {
     reloader?.stop();

@@ -13,6 +13,8 @@ export interface Logger {
   info(event: string, fields?: LogFields): void;
   warn(event: string, fields?: LogFields): void;
   error(event: string, fields?: LogFields): void;
+  /** The process is about to end (an uncaught exception). */
+  fatal(event: string, fields?: LogFields): void;
   /** Writes out anything buffered (asynchronous destinations). */
   flush(): void;
 }
@@ -37,7 +39,7 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
     destination ?? batchedStdout(),
   );
   const write =
-    (method: 'debug' | 'info' | 'warn' | 'error') =>
+    (method: 'debug' | 'info' | 'warn' | 'error' | 'fatal') =>
     (event: string, fields?: LogFields): void => {
       if (fields) base[method](fields, event);
       else base[method](event);
@@ -47,6 +49,7 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
+    fatal: write('fatal'),
     flush: () => base.flush(),
   };
 }
