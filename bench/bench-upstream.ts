@@ -1,6 +1,7 @@
 // The benchmark's upstream: answers every request with a ~300-byte customer JSON and an
 // x-sfd-trace-id, reads and drops request bodies, and counts the TCP connections it accepted
-// (GET /__stats) so the benchmark can show that the sidecar reuses its upstream sockets.
+// (GET /__stats) so the benchmark can show that the sidecar reuses its upstream sockets. A request
+// whose query holds `delayMs=N` is answered N ms after it arrived, as a gateway that far away would.
 import http from 'node:http';
 
 const port = Number(process.argv[2] ?? 0);
@@ -26,17 +27,23 @@ const server = http.createServer((req, res) => {
     res.end(JSON.stringify({ connections }));
     return;
   }
+  const delayMs = Number(/[?&]delayMs=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
   req.resume();
   req.on('end', () => {
-    traceCounter += 1;
-    res.writeHead(200, {
-      'Content-Type': 'application/json;charset=UTF-8',
-      'Content-Length': body.length,
-      'x-sfd-trace-id': traceCounter.toString(16).padStart(32, '0'),
-    });
-    res.end(body);
+    if (delayMs > 0) setTimeout(answer, delayMs, res);
+    else answer(res);
   });
 });
+
+function answer(res: http.ServerResponse): void {
+  traceCounter += 1;
+  res.writeHead(200, {
+    'Content-Type': 'application/json;charset=UTF-8',
+    'Content-Length': body.length,
+    'x-sfd-trace-id': traceCounter.toString(16).padStart(32, '0'),
+  });
+  res.end(body);
+}
 server.keepAliveTimeout = 65_000;
 server.on('connection', () => {
   connections += 1;

@@ -29,8 +29,10 @@ interface Scenario {
   readonly name: string;
   readonly method: 'GET' | 'POST';
   readonly connections: number;
-  /** Requests per second for a fixed-rate run; undefined for as fast as possible. */
+  /** Requests per second, evenly spaced, for a fixed-rate run (`connections` is then the most open at once); undefined for as fast as possible. */
   readonly rate?: number;
+  /** Path and query requested; the bench upstream answers `delayMs=N` N ms late. */
+  readonly path?: string;
 }
 interface Measurement {
   requests: number;
@@ -45,12 +47,15 @@ interface Measurement {
   newUpstreamSockets: number | null;
 }
 
+const CUSTOMER_PATH = '/v1.1/customer/12345';
 const scenarios: Scenario[] = [
   { name: 'GET, concurrency 1', method: 'GET', connections: 1 },
   { name: 'GET, concurrency 32', method: 'GET', connections: 32 },
   { name: 'POST 1 KiB, concurrency 1', method: 'POST', connections: 1 },
   { name: 'POST 1 KiB, concurrency 32', method: 'POST', connections: 32 },
   { name: 'GET at a fixed 1000 requests/s', method: 'GET', connections: 16, rate: 1000 },
+  // A gateway 50 ms away: about 50 requests in flight at once, each held by the proxy for 50 ms.
+  { name: 'GET at a fixed 1000 requests/s, upstream answering in 50 ms', method: 'GET', connections: 128, rate: 1000, path: `${CUSTOMER_PATH}?delayMs=50` },
 ];
 const postBody = JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.repeat(1024 - 60) });
 
@@ -88,21 +93,28 @@ async function upstreamConnections(port: number): Promise<number> {
   return ((await (await fetch(`http://127.0.0.1:${port}/__stats`)).json()) as { connections: number }).connections;
 }
 
+/** The load generator's command line for one row of a scenario. */
+function loadCommand(url: string, scenario: Scenario, durationS: number, useWrk: boolean): string[] {
+  const post = scenario.method === 'POST' ? ['post', postBody] : [];
+  if (scenario.rate !== undefined) {
+    // Evenly spaced requests (bench/steady-load.ts); autocannon's rate sends each second's share in a burst.
+    return [process.execPath, join(ROOT, 'dist/bench/steady-load.js'), url, String(scenario.rate), String(durationS), String(scenario.connections), ...post];
+  }
+  if (useWrk) return ['wrk', '-t1', `-c${scenario.connections}`, `-d${durationS}s`, '-s', join(ROOT, 'bench/wrk-report.lua'), url, ...(post.length > 0 ? ['--', ...post] : [])];
+  return [
+    process.execPath,
+    join(ROOT, 'node_modules/autocannon/autocannon.js'),
+    '-j',
+    '-c', String(scenario.connections),
+    '-d', String(durationS),
+    ...(scenario.method === 'POST' ? ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', postBody] : []),
+    url,
+  ];
+}
+
 function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boolean): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets'>> {
   return new Promise((resolve, reject) => {
-    const args =
-      useWrk && scenario.rate === undefined
-        ? ['wrk', '-t1', `-c${scenario.connections}`, `-d${durationS}s`, '-s', join(ROOT, 'bench/wrk-report.lua'), url, ...(scenario.method === 'POST' ? ['--', 'post', postBody] : [])]
-        : [
-            process.execPath,
-            join(ROOT, 'node_modules/autocannon/autocannon.js'),
-            '-j',
-            '-c', String(scenario.connections),
-            '-d', String(durationS),
-            ...(scenario.rate ? ['-R', String(scenario.rate)] : []),
-            ...(scenario.method === 'POST' ? ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', postBody] : []),
-            url,
-          ];
+    const args = loadCommand(url, scenario, durationS, useWrk);
     const child = spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -179,9 +191,9 @@ async function main(): Promise<void> {
   children.watch('the sidecar', sidecar);
   await waitForPort(sidecarPort);
 
-  const targets: Partial<Record<RowName, { url: string; pid: number | null }>> = {
-    direct: { url: `http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`, pid: null },
-    sidecar: { url: `http://127.0.0.1:${sidecarPort}/v1.1/customer/12345`, pid: sidecar.pid! },
+  const targets: Partial<Record<RowName, { base: string; pid: number | null }>> = {
+    direct: { base: `http://127.0.0.1:${upstreamPort}`, pid: null },
+    sidecar: { base: `http://127.0.0.1:${sidecarPort}`, pid: sidecar.pid! },
   };
   if (useNginx) {
     const nginxPort = await freePort();
@@ -204,7 +216,7 @@ http {
     const nginx = pinned(0, 'nginx', ['-p', join(work, 'nginx'), '-c', join(work, 'nginx/nginx.conf')]);
     children.watch('nginx', nginx);
     await waitForPort(nginxPort);
-    targets.nginx = { url: `http://127.0.0.1:${nginxPort}/v1.1/customer/12345`, pid: nginx.pid! };
+    targets.nginx = { base: `http://127.0.0.1:${nginxPort}`, pid: nginx.pid! };
   }
   if (withNodeFloor) {
     // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
@@ -212,11 +224,11 @@ http {
     const plain = pinned(0, process.execPath, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
     children.watch('the plain-node proxy', plain);
     await waitForPort(plainPort);
-    targets['plain-node'] = { url: `http://127.0.0.1:${plainPort}/v1.1/customer/12345`, pid: plain.pid! };
+    targets['plain-node'] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
   }
   const rows = Object.keys(targets) as RowName[];
 
-  for (const row of rows) await runLoad(targets[row]!.url, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds, useWrk);
+  for (const row of rows) await runLoad(`${targets[row]!.base}${CUSTOMER_PATH}`, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds, useWrk);
 
   const results: Record<string, Record<string, Measurement[]>> = {};
   const outcomes: RoundOutcome[] = [];
@@ -230,7 +242,7 @@ http {
         const cpuBefore = target.pid ? cpuTicks(target.pid) : 0;
         const socketsBefore = await upstreamConnections(upstreamPort);
         const startedAt = performance.now();
-        const load = await runLoad(target.url, scenario, seconds, useWrk);
+        const load = await runLoad(`${target.base}${scenario.path ?? CUSTOMER_PATH}`, scenario, seconds, useWrk);
         outcomes.push({ scenario: scenario.name, row, round, errorKinds: load.errorKinds, seconds: (performance.now() - startedAt) / 1000, plannedSeconds: seconds });
         checkRunning(where);
         const cpuUs = target.pid ? ((cpuTicks(target.pid) - cpuBefore) * 1e6) / CLK_TCK : 0;
@@ -256,7 +268,7 @@ http {
     cpuModel: cpus()[0]?.model ?? 'unknown',
     node: process.version,
     sidecarNodeOptions: nodeOptions,
-    loadGenerator: useWrk ? 'wrk (autocannon for the fixed-rate scenario)' : 'autocannon',
+    loadGenerator: `${useWrk ? 'wrk' : 'autocannon'} (bench/steady-load for the fixed-rate scenario)`,
     nginx: useNginx,
     plainNodeProxy: withNodeFloor,
     scenarios: summary,

@@ -1,7 +1,7 @@
 // The benchmark's own servers, run as `npm run bench` runs them (built output, child processes, real
-// ports): the upstream answers its customer JSON, and the plain-node floor passes requests and answers
-// through unchanged on reused upstream connections. CI runs only the quick bench, which leaves the
-// plain-node row out, so this is where a broken floor would show.
+// ports): the upstream answers its customer JSON (late when asked to), and the plain-node floor
+// passes requests and answers through unchanged on reused upstream connections. CI runs only the
+// quick bench, which leaves the plain-node row out, so this is where a broken floor would show.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
@@ -46,6 +46,16 @@ test('the plain-node floor passes GET and POST answers through unchanged, on one
   t.is(post.status, 200);
   t.deepEqual(post.body, direct.body);
   t.is((await upstreamConnections(upstreamPort)) - before - 1, 1, 'both proxied requests used one upstream connection (the stats request opened its own)');
+});
+
+test('the bench upstream answers a request asking for delayMs=N no sooner than N ms after it', async (t) => {
+  const upstreamPort = await freePort();
+  await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
+  const startedAt = performance.now();
+  const slow = await send(`http://127.0.0.1:${upstreamPort}/v1.1/customer/12345?delayMs=150`);
+  t.true(performance.now() - startedAt >= 150);
+  t.is(slow.status, 200);
+  t.is(slow.json().id, 12345);
 });
 
 test('the plain-node floor answers 502 when its upstream is gone', async (t) => {
