@@ -56,6 +56,7 @@ export interface RunningSidecar {
 export async function startSidecar(options: SidecarOptions): Promise<RunningSidecar> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const forwarders = createForwarderPool({ timeoutMs: options.upstreamTimeoutMs, ca: options.upstreamCa, maxSockets: limits.upstreamMaxSockets });
+  options.metrics.observeUpstreamConnections(() => forwarders.connections());
   const profileHeader = options.profileHeader?.toLowerCase() ?? null;
   const profiles = {
     ring: options.ring,

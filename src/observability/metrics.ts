@@ -13,6 +13,8 @@ export const METRIC_DEFINITIONS = [
   { name: 'sfd_upstream_errors_total', type: 'counter', labels: ['profile', 'operation', 'status', 'error_code'], help: 'Upstream 4xx and 5xx answers, by the code of their JSON error body (other: not documented; none: no code).' },
   { name: 'sfd_sidecar_errors_total', type: 'counter', labels: ['code'], help: "The sidecar's own error answers, by Sidecar.* code." },
   { name: 'sfd_inflight_requests', type: 'gauge', labels: [], help: 'Requests being handled now.' },
+  { name: 'sfd_upstream_connections', type: 'gauge', labels: ['state'], help: 'Upstream connections open now: active (carrying a request) or idle (kept alive for the next).' },
+  { name: 'sfd_upstream_waiting_requests', type: 'gauge', labels: [], help: 'Requests waiting for an upstream connection because SFD_UPSTREAM_MAX_SOCKETS are active.' },
   { name: 'sfd_clock_skew_seconds', type: 'gauge', labels: [], help: 'Upstream Date header minus the local clock, last seen.' },
   { name: 'sfd_keystore_reloads_total', type: 'counter', labels: ['result'], help: 'Key store loads, by result (success, failure).' },
   { name: 'sfd_keystore_last_success_timestamp_seconds', type: 'gauge', labels: [], help: 'When the key store last loaded successfully (Unix time).' },
@@ -37,6 +39,13 @@ export interface PerRequestMetrics {
   readonly upstreamDuration: HistogramFamily;
 }
 
+/** The upstream connections, read at scrape time. */
+export interface UpstreamConnectionCounts {
+  readonly active: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
 /** What the key metrics are read from at scrape time. */
 export interface KeyMetricsSource {
   /** Each key of each profile: when it stops, and whether it is the one in use now. */
@@ -55,6 +64,8 @@ export interface Metrics {
   observeInflight(read: () => number): void;
   /** Connects the scrape-time gauges (keys, key store, readiness). */
   observeKeys(source: KeyMetricsSource): void;
+  /** Connects the upstream connection gauges to counts read at scrape time. */
+  observeUpstreamConnections(read: () => UpstreamConnectionCounts): void;
 }
 
 export function createMetrics(): Metrics {
@@ -70,6 +81,7 @@ export function createMetrics(): Metrics {
   const gauges = {} as Record<NameOf<'gauge'>, Gauge>;
   let source: KeyMetricsSource | null = null;
   let readInflight: () => number = () => 0;
+  let readUpstream: () => UpstreamConnectionCounts = () => ({ active: 0, idle: 0, waiting: 0 });
   const collectors: Partial<Record<NameOf<'gauge'>, (gauge: Gauge) => void>> = {
     sfd_keystore_last_success_timestamp_seconds: (g) => {
       const at = source?.lastSuccessMs() ?? null;
@@ -85,6 +97,12 @@ export function createMetrics(): Metrics {
     },
     sfd_ready: (g) => g.set(source?.ready() ? 1 : 0),
     sfd_inflight_requests: (g) => g.set(readInflight()),
+    sfd_upstream_connections: (g) => {
+      const { active, idle } = readUpstream();
+      g.set({ state: 'active' }, active);
+      g.set({ state: 'idle' }, idle);
+    },
+    sfd_upstream_waiting_requests: (g) => g.set(readUpstream().waiting),
   };
   // Registered first, as they are listed first in METRIC_DEFINITIONS.
   const perRequest: PerRequestMetrics = {
@@ -113,6 +131,9 @@ export function createMetrics(): Metrics {
     },
     observeKeys: (keys) => {
       source = keys;
+    },
+    observeUpstreamConnections: (read) => {
+      readUpstream = read;
     },
   };
 }

@@ -1,12 +1,13 @@
 // One forwarder (and so one keep-alive agent) per upstream origin, created on first use: profiles of
 // a key store may name their own upstreams.
 import type { UpstreamTarget } from '../config/parsers.js';
-import { createForwarder, type Forwarder, type ForwarderOptions } from './forwarder.js';
+import { createForwarder, type Forwarder, type ForwarderOptions, type UpstreamConnections } from './forwarder.js';
 
 export interface ForwarderPool {
   get(upstream: UpstreamTarget): Forwarder;
   close(): void;
-  socketCount(): number;
+  /** Summed over every upstream. */
+  connections(): UpstreamConnections;
 }
 
 export function createForwarderPool(options: Omit<ForwarderOptions, 'upstream'>): ForwarderPool {
@@ -24,6 +25,17 @@ export function createForwarderPool(options: Omit<ForwarderOptions, 'upstream'>)
       for (const forwarder of forwarders.values()) forwarder.close();
       forwarders.clear();
     },
-    socketCount: () => [...forwarders.values()].reduce((sum, f) => sum + f.socketCount(), 0),
+    connections() {
+      let active = 0;
+      let idle = 0;
+      let waiting = 0;
+      for (const forwarder of forwarders.values()) {
+        const counts = forwarder.connections();
+        active += counts.active;
+        idle += counts.idle;
+        waiting += counts.waiting;
+      }
+      return { active, idle, waiting };
+    },
   };
 }

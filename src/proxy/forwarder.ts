@@ -39,12 +39,22 @@ export interface ForwardHandlers {
   onError(error: SidecarError): void;
 }
 
+/** The upstream connections of a forwarder now, and the requests waiting for one. */
+export interface UpstreamConnections {
+  /** Carrying a request. */
+  readonly active: number;
+  /** Kept alive for the next request. */
+  readonly idle: number;
+  /** Requests waiting for a connection: all `maxSockets` are active. */
+  readonly waiting: number;
+}
+
 export interface Forwarder {
   forward(incoming: IncomingMessage, outgoing: ServerResponse, request: OutgoingRequest, handlers: ForwardHandlers): void;
   /** Closes idle upstream sockets. */
   close(): void;
-  /** Upstream sockets open now (in use and idle), for tests and metrics. */
-  socketCount(): number;
+  /** Read at scrape time (metrics) and by tests; nothing is counted per request. */
+  connections(): UpstreamConnections;
 }
 
 export function createForwarder(options: ForwarderOptions): Forwarder {
@@ -111,7 +121,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       agent.destroy();
       proxy.close();
     },
-    socketCount: () => countSockets(agent.sockets) + countSockets(agent.freeSockets),
+    connections: () => ({ active: countEntries(agent.sockets), idle: countEntries(agent.freeSockets), waiting: countEntries(agent.requests) }),
   };
 }
 
@@ -150,7 +160,8 @@ function withDefinedRequestOptions<A extends http.Agent>(agent: A): A {
   return agent;
 }
 
-function countSockets(pool: NodeJS.ReadOnlyDict<unknown[]>): number {
+/** Entries of one of the agent's per-origin lists (sockets, free sockets, waiting requests). */
+function countEntries(pool: NodeJS.ReadOnlyDict<unknown[]>): number {
   let count = 0;
   for (const list of Object.values(pool)) count += list?.length ?? 0;
   return count;

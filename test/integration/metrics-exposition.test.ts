@@ -5,7 +5,8 @@ import test from 'ava';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
-import { startStack } from '../helpers/stack.js';
+import { startSlowUpstream } from '../helpers/slow-upstream.js';
+import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 
 test('requests, upstream errors by code, sidecar errors and latencies are counted with bounded labels', async (t) => {
   const { proxyUrl, adminUrl, emulator } = await startStack(t, { sidecar: { maxBodyBytes: 100 } });
@@ -87,4 +88,32 @@ test('the in-flight gauge counts a request while it is being handled, and not af
   t.is(await settle(1), 1);
   socket.destroy();
   t.is(await settle(0), 0);
+});
+
+test('the upstream connection gauges show connections active and idle, and requests waiting for one', async (t) => {
+  const slow = await startSlowUpstream(t, 400);
+  const { proxyUrl, adminUrl } = await startTestSidecar(t, {
+    defaultUpstream: toUpstream(slow.url),
+    limits: { upstreamMaxSockets: 2, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000 },
+  });
+  const gauges = async (): Promise<string> => {
+    const samples = parseExposition((await send(`${adminUrl}/metrics`)).body.toString());
+    const connections = (state: string): number | undefined => valueOf(samples, 'sfd_upstream_connections', { state });
+    return `active ${connections('active')}, idle ${connections('idle')}, waiting ${valueOf(samples, 'sfd_upstream_waiting_requests')}`;
+  };
+  /** The gauges once they read `expected`, or as they read after a second of polling. */
+  const settle = async (expected: string): Promise<string> => {
+    let seen = await gauges();
+    for (let i = 0; i < 50 && seen !== expected; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      seen = await gauges();
+    }
+    return seen;
+  };
+  t.is(await gauges(), 'active 0, idle 0, waiting 0');
+
+  const answers = Promise.all(Array.from({ length: 5 }, () => send(`${proxyUrl}/v1.1/customer/12345`)));
+  t.is(await settle('active 2, idle 0, waiting 3'), 'active 2, idle 0, waiting 3', 'two requests on the two connections allowed, three waiting');
+  t.true((await answers).every((answer) => answer.status === 200));
+  t.is(await settle('active 0, idle 2, waiting 0'), 'active 0, idle 2, waiting 0', 'both connections kept alive for the next requests');
 });
