@@ -67,6 +67,8 @@ export function runSteadyLoad(options: SteadyLoadOptions): Promise<LoadReport> {
       });
     };
 
+    if (total === 0) return settle();
+
     const send = (): void => {
       const issuedAt = performance.now();
       let finished = false;
@@ -112,12 +114,11 @@ export function runSteadyLoad(options: SteadyLoadOptions): Promise<LoadReport> {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [url, rate, seconds, maxConnections, mode, postBody] = process.argv.slice(2);
-  const report = await runSteadyLoad({
-    url: url!,
-    rate: Number(rate),
-    seconds: Number(seconds),
-    maxConnections: Number(maxConnections),
-    postBody: mode === 'post' ? postBody : undefined,
-  });
+  const numbers = [rate, seconds, maxConnections].map(Number);
+  if (url === undefined || !numbers.every((n) => Number.isFinite(n) && n > 0)) {
+    process.stderr.write('usage: steady-load.js URL RATE SECONDS MAX_CONNECTIONS [post BODY] (RATE, SECONDS and MAX_CONNECTIONS positive)\n');
+    process.exit(2);
+  }
+  const report = await runSteadyLoad({ url, rate: numbers[0]!, seconds: numbers[1]!, maxConnections: numbers[2]!, postBody: mode === 'post' ? postBody : undefined });
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }

@@ -2,6 +2,7 @@
 // server that notes when each request arrives: requests are spread over each second, not sent in a
 // burst at its start, and answers above 399, failures and timeouts are counted apart.
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -71,4 +72,15 @@ test('requests left unanswered are timeouts, and a refused connection is a socke
 
   const closedPort = await freePort(); // nothing listens there
   t.like(await runSteadyLoad({ url: `http://127.0.0.1:${closedPort}/`, rate: 20, seconds: 0.25, maxConnections: 5 }), { requests: 0, socketErrors: 5, timeouts: 0 });
+});
+
+test('bad arguments get the usage and exit 2; a run too short for one request reports none', async (t) => {
+  const child = spawn(process.execPath, [GENERATOR, 'http://127.0.0.1:9/', 'fast', '1', '4'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number];
+  t.is(code, 2);
+  t.regex(stderr, /^usage: steady-load\.js URL RATE SECONDS MAX_CONNECTIONS/);
+
+  t.like(await runSteadyLoad({ url: 'http://127.0.0.1:9/', rate: 1, seconds: 0.1, maxConnections: 1 }), { requests: 0, socketErrors: 0, timeouts: 0 });
 });
