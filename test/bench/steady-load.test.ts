@@ -2,7 +2,6 @@
 // server that notes when each request arrives: requests are spread over each second, not sent in a
 // burst at its start, and answers above 399, failures and timeouts are counted apart.
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -33,14 +32,24 @@ async function recordingServer(t: ExecutionContext, status: number | null): Prom
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1.1/customer/12345`, arrivals, bodies };
 }
 
-function runGenerator(args: string[]): Promise<LoadReport> {
+/** Runs the generator as the bench does: its exit code and what it printed. */
+function runGeneratorProcess(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GENERATOR, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const child = spawn(process.execPath, [GENERATOR, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as LoadReport) : reject(new Error(`generator exited ${code}`))));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** The generator's report of a run that must succeed. */
+async function runGenerator(args: string[]): Promise<LoadReport> {
+  const { code, stdout, stderr } = await runGeneratorProcess(args);
+  if (code !== 0) throw new Error(`generator exited ${code}: ${stderr}`);
+  return JSON.parse(stdout) as LoadReport;
 }
 
 test('200 requests/s for 1 s arrive spread over the second, not in a burst at its start', async (t) => {
@@ -75,10 +84,7 @@ test('requests left unanswered are timeouts, and a refused connection is a socke
 });
 
 test('bad arguments get the usage and exit 2; a run too short for one request reports none', async (t) => {
-  const child = spawn(process.execPath, [GENERATOR, 'http://127.0.0.1:9/', 'fast', '1', '4'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code] = (await once(child, 'close')) as [number];
+  const { code, stderr } = await runGeneratorProcess(['http://127.0.0.1:9/', 'fast', '1', '4']);
   t.is(code, 2);
   t.regex(stderr, /^usage: steady-load\.js URL RATE SECONDS MAX_CONNECTIONS/);
 

@@ -1,12 +1,11 @@
 // A bug that escapes every handler: the sidecar logs one structured line, keeps the stack on stderr,
 // loses none of the request log lines written before it, and exits 1 so that the pod restarts it.
-import { pathToFileURL } from 'node:url';
 import test from 'ava';
 import { startCli } from '../helpers/cli-process.js';
 import { send } from '../helpers/http.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 
-const preload = pathToFileURL(new URL('../helpers/throw-on-sigusr2.js', import.meta.url).pathname).href;
+const preload = new URL('../helpers/throw-on-sigusr2.js', import.meta.url).href;
 
 test('an uncaught exception ends the sidecar with a "crashed" log line, its stack on stderr and exit 1', async (t) => {
   const sidecar = await startCli(['serve'], /"event":"listening"/, {

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { once } from 'node:events';
 import test from 'ava';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
+import { eventually } from '../helpers/keystore-stack.js';
 import { send } from '../helpers/http.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
@@ -103,11 +104,8 @@ test('the upstream connection gauges show connections active and idle, and reque
   };
   /** The gauges once they read `expected`, or as they read after a second of polling. */
   const settle = async (expected: string): Promise<string> => {
-    let seen = await gauges();
-    for (let i = 0; i < 50 && seen !== expected; i += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      seen = await gauges();
-    }
+    let seen = '';
+    await eventually(async () => (seen = await gauges()) === expected, 1000);
     return seen;
   };
   t.is(await gauges(), 'active 0, idle 0, waiting 0');

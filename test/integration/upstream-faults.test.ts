@@ -102,7 +102,10 @@ test('upstream-never-reads-body: a large POST to an upstream that never reads gi
   const answer = await send(`${proxyUrl}/upload`, { method: 'POST', body: 'x'.repeat(900_000) });
   t.is(answer.status, 504);
   t.is(answer.json().code, 'Sidecar.UpstreamTimeout');
-  t.true(await eventually(() => sidecar.forwarders.connections().active + sidecar.forwarders.connections().idle === 0, 2000), 'the timed-out socket is destroyed');
+  t.true(await eventually(() => {
+    const { active, idle } = sidecar.forwarders.connections();
+    return active + idle === 0;
+  }, 2000), 'the timed-out socket is destroyed');
 });
 
 test('the caller going away mid-request destroys the upstream request', async (t) => {
