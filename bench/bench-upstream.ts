@@ -1,8 +1,10 @@
 // The benchmark's upstream: answers every request with a ~300-byte customer JSON and an
-// x-sfd-trace-id, reads and drops request bodies, and counts the TCP connections it accepted
-// (GET /__stats) so the benchmark can show that the sidecar reuses its upstream sockets. A request
-// whose query holds `delayMs=N` is answered N ms after it arrived, as a gateway that far away would.
+// x-sfd-trace-id, reads and drops request bodies, and counts the TCP connections it accepted and the
+// most that carried requests open at once (GET /__stats), so the benchmark can show that the sidecar
+// reuses its upstream sockets and keeps within its bound. A request whose query holds `delayMs=N` is
+// answered N ms after it arrived, as a gateway that far away would.
 import http from 'node:http';
+import type { Socket } from 'node:net';
 
 const port = Number(process.argv[2] ?? 0);
 const body = Buffer.from(
@@ -20,12 +22,34 @@ const body = Buffer.from(
   }),
 );
 let connections = 0;
+// Connections are counted per interval between two stats reads, so that a row's figure leaves out the
+// idle connections another proxy still holds from the row before: `open` counts the open connections
+// that carried a request in this interval, `peakOpen` the most it reached.
+let interval = 0;
+let open = 0;
+let peakOpen = 0;
+const lastInterval = new WeakMap<Socket, number>();
 let traceCounter = 0;
 
 const server = http.createServer((req, res) => {
   if (req.url === '/__stats') {
-    res.end(JSON.stringify({ connections }));
+    res.end(JSON.stringify({ connections, peakOpen }));
+    interval += 1;
+    open = 0;
+    peakOpen = 0;
     return;
+  }
+  const socket = req.socket;
+  const seenIn = lastInterval.get(socket);
+  if (seenIn !== interval) {
+    if (seenIn === undefined) {
+      socket.on('close', () => {
+        if (lastInterval.get(socket) === interval) open -= 1;
+      });
+    }
+    lastInterval.set(socket, interval);
+    open += 1;
+    if (open > peakOpen) peakOpen = open;
   }
   const delayMs = Number(/[?&]delayMs=(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
   req.resume();

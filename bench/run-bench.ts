@@ -10,8 +10,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
-import { errorCount, roundProblems, type ErrorKinds, type RoundOutcome } from './round-problems.js';
+import { formatReport, summarise } from './bench-report.js';
+import type { Measurement, Rounds, RowName } from './measurement.js';
+import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
+import { checkTargets, formatTargets, ISSUE_5_TARGETS } from './targets.js';
 import { shippedNodeOptions } from './shipped-node-options.js';
+import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -24,7 +28,6 @@ const warmupSeconds = quick ? 1 : 3;
 const withNodeFloor = !quick;
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
-type RowName = 'direct' | 'sidecar' | 'nginx' | 'plain-node';
 interface Scenario {
   readonly name: string;
   readonly method: 'GET' | 'POST';
@@ -34,19 +37,6 @@ interface Scenario {
   /** Path and query requested; the bench upstream answers `delayMs=N` N ms late. */
   readonly path?: string;
 }
-interface Measurement {
-  requests: number;
-  rps: number;
-  p50Ms: number;
-  p99Ms: number;
-  p999Ms: number;
-  errors: number;
-  errorKinds: ErrorKinds;
-  cpuUsPerRequest: number | null;
-  rssMb: number | null;
-  newUpstreamSockets: number | null;
-}
-
 const CUSTOMER_PATH = '/v1.1/customer/12345';
 const scenarios: Scenario[] = [
   { name: 'GET, concurrency 1', method: 'GET', connections: 1 },
@@ -89,8 +79,9 @@ function rssMb(pid: number): number {
   return Math.round((Number(match?.[1] ?? 0) / 1024) * 10) / 10;
 }
 
-async function upstreamConnections(port: number): Promise<number> {
-  return ((await (await fetch(`http://127.0.0.1:${port}/__stats`)).json()) as { connections: number }).connections;
+/** Connections the upstream has accepted in all, and the most held open at once since the last read. */
+async function upstreamStats(port: number): Promise<{ connections: number; peakOpen: number }> {
+  return (await (await fetch(`http://127.0.0.1:${port}/__stats`)).json()) as { connections: number; peakOpen: number };
 }
 
 /** The load generator's command line for one row of a scenario. */
@@ -112,7 +103,7 @@ function loadCommand(url: string, scenario: Scenario, durationS: number, useWrk:
   ];
 }
 
-function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boolean): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets'>> {
+function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boolean): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'>> {
   return new Promise((resolve, reject) => {
     const args = loadCommand(url, scenario, durationS, useWrk);
     const child = spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -230,7 +221,7 @@ http {
 
   for (const row of rows) await runLoad(`${targets[row]!.base}${CUSTOMER_PATH}`, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds, useWrk);
 
-  const results: Record<string, Record<string, Measurement[]>> = {};
+  const results: Rounds = {};
   const outcomes: RoundOutcome[] = [];
   for (const scenario of scenarios) {
     results[scenario.name] = {};
@@ -240,18 +231,20 @@ http {
         const where = `${scenario.name}, ${row}, round ${round + 1}`;
         checkRunning(where);
         const cpuBefore = target.pid ? cpuTicks(target.pid) : 0;
-        const socketsBefore = await upstreamConnections(upstreamPort);
+        const socketsBefore = (await upstreamStats(upstreamPort)).connections;
         const startedAt = performance.now();
         const load = await runLoad(`${target.base}${scenario.path ?? CUSTOMER_PATH}`, scenario, seconds, useWrk);
         outcomes.push({ scenario: scenario.name, row, round, errorKinds: load.errorKinds, seconds: (performance.now() - startedAt) / 1000, plannedSeconds: seconds });
         checkRunning(where);
         const cpuUs = target.pid ? ((cpuTicks(target.pid) - cpuBefore) * 1e6) / CLK_TCK : 0;
+        const sockets = await upstreamStats(upstreamPort);
         const measurement: Measurement = {
           ...load,
           errors: errorCount(load.errorKinds),
           cpuUsPerRequest: target.pid && load.requests > 0 ? Math.round(cpuUs / load.requests) : null,
           rssMb: target.pid ? rssMb(target.pid) : null,
-          newUpstreamSockets: row === 'direct' ? null : (await upstreamConnections(upstreamPort)) - socketsBefore,
+          newUpstreamSockets: row === 'direct' ? null : sockets.connections - socketsBefore,
+          peakUpstreamSockets: row === 'direct' ? null : sockets.peakOpen,
         };
         (results[scenario.name]![row] ??= []).push(measurement);
       }
@@ -259,6 +252,7 @@ http {
   }
 
   const summary = summarise(results, rows);
+  const targetVerdicts = checkTargets(results, { ...ISSUE_5_TARGETS, maxUpstreamSockets: DEFAULT_LIMITS.upstreamMaxSockets });
   const report = {
     date: new Date().toISOString(),
     quick,
@@ -272,12 +266,14 @@ http {
     nginx: useNginx,
     plainNodeProxy: withNodeFloor,
     scenarios: summary,
+    targets: targetVerdicts,
     runs: results,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
   const file = join(ROOT, 'bench/results', `bench-${report.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(formatReport(report, summary));
+  process.stdout.write(formatTargets(targetVerdicts, quick));
   process.stdout.write(`\nWritten to ${file}\n`);
   const errors = Object.values(summary).flatMap((s) => Object.values(s.rows)).reduce((sum, m) => sum + m.errors, 0);
   stopAll();
@@ -290,89 +286,6 @@ http {
   } else {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-type Summary = Record<string, { rows: Partial<Record<RowName, Measurement>>; ratios: Record<string, number | null> }>;
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
-};
-
-function summarise(results: Record<string, Record<string, Measurement[]>>, rows: RowName[]): Summary {
-  const summary: Summary = {};
-  for (const [scenario, byRow] of Object.entries(results)) {
-    const merged: Partial<Record<RowName, Measurement>> = {};
-    for (const row of rows) {
-      const runs = byRow[row] ?? [];
-      const pick = (f: (m: Measurement) => number | null): number | null => (runs.some((m) => f(m) === null) ? null : median(runs.map((m) => f(m)!)));
-      const total = (f: (m: Measurement) => number): number => runs.reduce((sum, m) => sum + f(m), 0);
-      const errorKinds = { socket: total((m) => m.errorKinds.socket), timeout: total((m) => m.errorKinds.timeout), status: total((m) => m.errorKinds.status) };
-      merged[row] = {
-        requests: total((m) => m.requests),
-        rps: pick((m) => m.rps)!,
-        p50Ms: pick((m) => m.p50Ms)!,
-        p99Ms: pick((m) => m.p99Ms)!,
-        p999Ms: pick((m) => m.p999Ms)!,
-        errors: errorCount(errorKinds),
-        errorKinds,
-        cpuUsPerRequest: pick((m) => m.cpuUsPerRequest),
-        rssMb: runs.some((m) => m.rssMb === null) ? null : Math.max(...runs.map((m) => m.rssMb!)),
-        newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null) ? null : runs.reduce((sum, m) => sum + m.newUpstreamSockets!, 0),
-      };
-    }
-    // Each ratio is taken within a round (rows of one round ran back to back, so a slow spell of the
-    // machine weighs on both) and the median over rounds is reported.
-    const perRound = (a: RowName, b: RowName, f: (m: Measurement) => number | null): number | null => {
-      const as = byRow[a] ?? [];
-      const bs = byRow[b] ?? [];
-      const values: number[] = [];
-      for (let i = 0; i < Math.min(as.length, bs.length); i += 1) {
-        const x = f(as[i]!);
-        const y = f(bs[i]!);
-        if (x !== null && y !== null && y !== 0) values.push(x / y);
-      }
-      return values.length > 0 ? Math.round(median(values) * 1000) / 1000 : null;
-    };
-    const addedP50 = (byRow.sidecar ?? []).map((m, i) => m.p50Ms - (byRow.direct?.[i]?.p50Ms ?? m.p50Ms));
-    summary[scenario] = {
-      rows: merged,
-      ratios: {
-        throughputSidecarOverDirect: perRound('sidecar', 'direct', (m) => m.rps),
-        throughputSidecarOverNginx: perRound('sidecar', 'nginx', (m) => m.rps),
-        cpuSidecarOverNginx: perRound('sidecar', 'nginx', (m) => m.cpuUsPerRequest),
-        throughputSidecarOverPlainNode: perRound('sidecar', 'plain-node', (m) => m.rps),
-        cpuSidecarOverPlainNode: perRound('sidecar', 'plain-node', (m) => m.cpuUsPerRequest),
-        addedP50MsOverDirect: byRow.sidecar && byRow.direct ? Math.round(median(addedP50) * 1000) / 1000 : null,
-      },
-    };
-  }
-  return summary;
-}
-
-function formatReport(
-  report: { cores: number; node: string; sidecarNodeOptions: string; loadGenerator: string; rounds: number; secondsPerRun: number; cpuModel: string },
-  summary: Summary,
-): string {
-  const lines = [
-    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
-    `proxies pinned to core 0; upstream and load generator to core 1; sidecar NODE_OPTIONS="${report.sidecarNodeOptions}" (from the Dockerfile)`,
-  ];
-  for (const [scenario, { rows, ratios }] of Object.entries(summary)) {
-    lines.push('', `${scenario}`, '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | RSS MB | errors | new upstream sockets |', '|---|---|---|---|---|---|---|---|---|');
-    for (const [row, m] of Object.entries(rows)) {
-      lines.push(
-        `| ${row} | ${m.rps} | ${m.p50Ms.toFixed(3)} | ${m.p99Ms.toFixed(3)} | ${m.p999Ms.toFixed(3)} | ${m.cpuUsPerRequest ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ${m.newUpstreamSockets ?? '-'} |`,
-      );
-    }
-    lines.push(
-      `sidecar/direct throughput ${ratios.throughputSidecarOverDirect ?? '-'}, sidecar/nginx throughput ${ratios.throughputSidecarOverNginx ?? '-'}, sidecar/nginx CPU per request ${ratios.cpuSidecarOverNginx ?? '-'}, added p50 over direct ${ratios.addedP50MsOverDirect ?? '-'} ms`,
-    );
-    if (ratios.cpuSidecarOverPlainNode !== null) {
-      lines.push(`sidecar/plain-node throughput ${ratios.throughputSidecarOverPlainNode ?? '-'}, sidecar/plain-node CPU per request ${ratios.cpuSidecarOverPlainNode}`);
-    }
-  }
-  return `${lines.join('\n')}\n`;
 }
 
 main().catch((error: unknown) => {

@@ -3,6 +3,7 @@
 // passes requests and answers through unchanged on reused upstream connections. CI runs only the
 // quick bench, which leaves the plain-node row out, so this is where a broken floor would show.
 import { spawn, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { freePort, waitForPort } from '../../bench/net-utils.js';
@@ -56,6 +57,27 @@ test('the bench upstream answers a request asking for delayMs=N no sooner than N
   t.true(performance.now() - startedAt >= 150);
   t.is(slow.status, 200);
   t.is(slow.json().id, 12345);
+});
+
+test('the bench upstream reports the most connections open at once that carried requests since the last read, leaving idle ones out', async (t) => {
+  const upstreamPort = await freePort();
+  await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
+  const url = `http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`;
+  const stats = async (): Promise<{ connections: number; peakOpen: number }> => (await send(`http://127.0.0.1:${upstreamPort}/__stats`)).json();
+  const threeSockets = new http.Agent({ keepAlive: true, maxSockets: 3 });
+  const oneSocket = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  t.teardown(() => {
+    threeSockets.destroy();
+    oneSocket.destroy();
+  });
+  await stats();
+  await Promise.all(Array.from({ length: 9 }, () => send(url, { agent: threeSockets })));
+  t.is((await stats()).peakOpen, 3, 'three keep-alive connections carried the nine requests');
+  // The three stay open and idle while another client's one connection carries requests.
+  await send(url, { agent: oneSocket });
+  await send(url, { agent: oneSocket });
+  t.is((await stats()).peakOpen, 1);
+  t.is((await stats()).peakOpen, 0, 'nothing was requested since the last read');
 });
 
 test('the plain-node floor answers 502 when its upstream is gone', async (t) => {

@@ -1,0 +1,110 @@
+// Turns a benchmark run's rounds into its summary (medians per row, ratios taken within each round)
+// and the tables `npm run bench` prints.
+import { errorCount } from './round-problems.js';
+import { median, type Measurement, type Rounds, type RowName } from './measurement.js';
+
+export type Summary = Record<string, { rows: Partial<Record<RowName, Measurement>>; ratios: Record<string, number | null> }>;
+
+export interface RunDescription {
+  readonly cores: number;
+  readonly cpuModel: string;
+  readonly node: string;
+  readonly sidecarNodeOptions: string;
+  readonly loadGenerator: string;
+  readonly rounds: number;
+  readonly secondsPerRun: number;
+}
+
+/**
+ * Each ratio is taken within a round (rows of one round ran back to back, so a slow spell of the
+ * machine weighs on both); these are the per-round values, rounds where either side is missing left out.
+ */
+export function ratiosByRound(byRow: Partial<Record<RowName, Measurement[]>>, a: RowName, b: RowName, f: (m: Measurement) => number | null): number[] {
+  const as = byRow[a] ?? [];
+  const bs = byRow[b] ?? [];
+  const values: number[] = [];
+  for (let i = 0; i < Math.min(as.length, bs.length); i += 1) {
+    const x = f(as[i]!);
+    const y = f(bs[i]!);
+    if (x !== null && y !== null && y !== 0) values.push(x / y);
+  }
+  return values;
+}
+
+/** The sidecar's p50 minus the direct row's, round by round. */
+export function addedP50ByRound(byRow: Partial<Record<RowName, Measurement[]>>): number[] {
+  const direct = byRow.direct ?? [];
+  return (byRow.sidecar ?? []).flatMap((m, i) => (direct[i] ? [m.p50Ms - direct[i].p50Ms] : []));
+}
+
+const rounded = (value: number): number => Math.round(value * 1000) / 1000;
+
+export function summarise(rounds: Rounds, rows: RowName[]): Summary {
+  const summary: Summary = {};
+  for (const [scenario, byRow] of Object.entries(rounds)) {
+    const merged: Partial<Record<RowName, Measurement>> = {};
+    for (const row of rows) {
+      const runs = byRow[row] ?? [];
+      const pick = (f: (m: Measurement) => number | null): number | null => (runs.some((m) => f(m) === null) ? null : median(runs.map((m) => f(m)!)));
+      const total = (f: (m: Measurement) => number): number => runs.reduce((sum, m) => sum + f(m), 0);
+      const most = (f: (m: Measurement) => number | null): number | null => (runs.some((m) => f(m) === null) ? null : Math.max(...runs.map((m) => f(m)!)));
+      const errorKinds = { socket: total((m) => m.errorKinds.socket), timeout: total((m) => m.errorKinds.timeout), status: total((m) => m.errorKinds.status) };
+      merged[row] = {
+        requests: total((m) => m.requests),
+        rps: pick((m) => m.rps)!,
+        p50Ms: pick((m) => m.p50Ms)!,
+        p99Ms: pick((m) => m.p99Ms)!,
+        p999Ms: pick((m) => m.p999Ms)!,
+        errors: errorCount(errorKinds),
+        errorKinds,
+        cpuUsPerRequest: pick((m) => m.cpuUsPerRequest),
+        rssMb: most((m) => m.rssMb),
+        newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null) ? null : total((m) => m.newUpstreamSockets!),
+        peakUpstreamSockets: most((m) => m.peakUpstreamSockets),
+      };
+    }
+    const ratio = (a: RowName, b: RowName, f: (m: Measurement) => number | null): number | null => {
+      const values = ratiosByRound(byRow, a, b, f);
+      return values.length > 0 ? rounded(median(values)) : null;
+    };
+    summary[scenario] = {
+      rows: merged,
+      ratios: {
+        throughputSidecarOverDirect: ratio('sidecar', 'direct', (m) => m.rps),
+        throughputSidecarOverNginx: ratio('sidecar', 'nginx', (m) => m.rps),
+        cpuSidecarOverNginx: ratio('sidecar', 'nginx', (m) => m.cpuUsPerRequest),
+        throughputSidecarOverPlainNode: ratio('sidecar', 'plain-node', (m) => m.rps),
+        cpuSidecarOverPlainNode: ratio('sidecar', 'plain-node', (m) => m.cpuUsPerRequest),
+        addedP50MsOverDirect: byRow.sidecar && byRow.direct ? rounded(median(addedP50ByRound(byRow))) : null,
+      },
+    };
+  }
+  return summary;
+}
+
+export function formatReport(report: RunDescription, summary: Summary): string {
+  const lines = [
+    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
+    `proxies pinned to core 0; upstream and load generator to core 1; sidecar NODE_OPTIONS="${report.sidecarNodeOptions}" (from the Dockerfile)`,
+  ];
+  for (const [scenario, { rows, ratios }] of Object.entries(summary)) {
+    lines.push(
+      '',
+      `${scenario}`,
+      '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | RSS MB | errors | new upstream sockets | most upstream sockets open |',
+      '|---|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const [row, m] of Object.entries(rows)) {
+      lines.push(
+        `| ${row} | ${m.rps} | ${m.p50Ms.toFixed(3)} | ${m.p99Ms.toFixed(3)} | ${m.p999Ms.toFixed(3)} | ${m.cpuUsPerRequest ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ${m.newUpstreamSockets ?? '-'} | ${m.peakUpstreamSockets ?? '-'} |`,
+      );
+    }
+    lines.push(
+      `sidecar/direct throughput ${ratios.throughputSidecarOverDirect ?? '-'}, sidecar/nginx throughput ${ratios.throughputSidecarOverNginx ?? '-'}, sidecar/nginx CPU per request ${ratios.cpuSidecarOverNginx ?? '-'}, added p50 over direct ${ratios.addedP50MsOverDirect ?? '-'} ms`,
+    );
+    if (ratios.cpuSidecarOverPlainNode !== null) {
+      lines.push(`sidecar/plain-node throughput ${ratios.throughputSidecarOverPlainNode ?? '-'}, sidecar/plain-node CPU per request ${ratios.cpuSidecarOverPlainNode}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

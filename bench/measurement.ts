@@ -1,0 +1,28 @@
+// What the benchmark measures of one row in one round, and the rows it can have.
+import type { ErrorKinds } from './round-problems.js';
+
+export type RowName = 'direct' | 'sidecar' | 'nginx' | 'plain-node';
+
+export interface Measurement {
+  requests: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  errors: number;
+  errorKinds: ErrorKinds;
+  cpuUsPerRequest: number | null;
+  rssMb: number | null;
+  /** Upstream connections the proxy opened during the round (null for the direct row). */
+  newUpstreamSockets: number | null;
+  /** The most upstream connections the proxy held open at once during the round (null for the direct row). */
+  peakUpstreamSockets: number | null;
+}
+
+/** Every round's measurement, by scenario name, then by row. */
+export type Rounds = Record<string, Partial<Record<RowName, Measurement[]>>>;
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+};
