@@ -14,7 +14,7 @@ export interface Limits {
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
-  upstreamMaxSockets: 64,
+  upstreamMaxSockets: 256,
   upstreamRetries: 2,
   retryMethods: Object.freeze(['GET', 'HEAD']),
   maxInflight: 1024,
@@ -30,7 +30,7 @@ const parseMethods = (raw: string): Parsed<string[]> => {
 
 export function readLimits(r: SettingReader): Limits {
   return Object.freeze({
-    upstreamMaxSockets: r.read('upstreamMaxSockets', parseInteger(1, 10_000), '64') ?? DEFAULT_LIMITS.upstreamMaxSockets,
+    upstreamMaxSockets: r.read('upstreamMaxSockets', parseInteger(1, 10_000), '256') ?? DEFAULT_LIMITS.upstreamMaxSockets,
     upstreamRetries: r.read('upstreamRetries', parseInteger(0, 10), '2') ?? DEFAULT_LIMITS.upstreamRetries,
     retryMethods: Object.freeze(r.read('retryMethods', parseMethods, 'GET,HEAD') ?? [...DEFAULT_LIMITS.retryMethods]),
     maxInflight: r.read('maxInflight', parseInteger(1, 1_000_000), '1024') ?? DEFAULT_LIMITS.maxInflight,

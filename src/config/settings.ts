@@ -33,7 +33,7 @@ export const SETTINGS = define({
   maxBodyBytes: { env: 'SFD_MAX_BODY_BYTES', defaultText: '1048576', description: 'largest request body accepted (413 beyond)' },
   upstreamTimeoutMs: { env: 'SFD_UPSTREAM_TIMEOUT_MS', defaultText: '30000', description: 'time allowed for the upstream response headers (504 beyond)' },
   upstreamCaFile: { env: 'SFD_UPSTREAM_CA_FILE', description: 'PEM bundle trusted in addition to the system roots for an HTTPS upstream' },
-  upstreamMaxSockets: { env: 'SFD_UPSTREAM_MAX_SOCKETS', defaultText: '64', description: 'most connections to the upstream at once; further requests wait for one (`sfd_upstream_waiting_requests`). Throughput is at most this many divided by the gateway latency: 64 at 50 ms is 1,280 requests/s' },
+  upstreamMaxSockets: { env: 'SFD_UPSTREAM_MAX_SOCKETS', defaultText: '256', description: 'most connections to the upstream at once; further requests wait for one (`sfd_upstream_waiting_requests`). Throughput is at most this many divided by the gateway latency (256 at 100 ms: 2,560 requests/s), and bursts need room above the average in flight' },
   upstreamRetries: { env: 'SFD_UPSTREAM_RETRIES', defaultText: '2', description: 'retries of a request that could not reach the upstream (before any response), with backoff, re-signed each time' },
   retryMethods: { env: 'SFD_RETRY_METHODS', defaultText: 'GET,HEAD', description: 'methods retried after a connection failure; POST only if listed' },
   maxInflight: { env: 'SFD_MAX_INFLIGHT', defaultText: '1024', description: 'requests handled at once; beyond it 503 Sidecar.Overloaded' },
