@@ -87,13 +87,15 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits): TargetVerdic
   verdicts.push({ target: 'zero errors in every scenario', measured: `${errors} through the sidecar`, met: sidecarRounds.length === 0 ? null : errors === 0 });
 
   const peak = defined(sidecarRounds.map((m) => m.peakUpstreamSockets));
-  const perScenario = Object.entries(rounds).flatMap(([scenario, byRow]) => {
+  // The scenario whose new upstream sockets carried the fewest requests each.
+  let leastReused: { scenario: string; perSocket: number } | null = null;
+  for (const [scenario, byRow] of Object.entries(rounds)) {
     const runs = byRow.sidecar ?? [];
+    if (runs.length === 0) continue;
     const opened = runs.reduce((sum, m) => sum + (m.newUpstreamSockets ?? 0), 0);
-    const requests = runs.reduce((sum, m) => sum + m.requests, 0);
-    return runs.length === 0 ? [] : [{ scenario, perSocket: requests / Math.max(opened, 1) }];
-  });
-  const leastReused = perScenario.reduce<(typeof perScenario)[number] | null>((low, s) => (low === null || s.perSocket < low.perSocket ? s : low), null);
+    const perSocket = runs.reduce((sum, m) => sum + m.requests, 0) / Math.max(opened, 1);
+    if (leastReused === null || perSocket < leastReused.perSocket) leastReused = { scenario, perSocket };
+  }
   verdicts.push({
     target: `upstream sockets bounded (≤ ${limits.maxUpstreamSockets} open) and reused (≥ ${MIN_REQUESTS_PER_NEW_SOCKET} requests per new socket)`,
     measured:

@@ -39,10 +39,13 @@ export interface PerRequestMetrics {
   readonly upstreamDuration: HistogramFamily;
 }
 
-/** The upstream connections, read at scrape time. */
+/** The upstream connections now, and the requests waiting for one; read at scrape time. */
 export interface UpstreamConnectionCounts {
+  /** Carrying a request. */
   readonly active: number;
+  /** Kept alive for the next request. */
   readonly idle: number;
+  /** Requests waiting for a connection: all SFD_UPSTREAM_MAX_SOCKETS are active. */
   readonly waiting: number;
 }
 

@@ -1,13 +1,14 @@
 // One forwarder (and so one keep-alive agent) per upstream origin, created on first use: profiles of
 // a key store may name their own upstreams.
 import type { UpstreamTarget } from '../config/parsers.js';
-import { createForwarder, type Forwarder, type ForwarderOptions, type UpstreamConnections } from './forwarder.js';
+import type { UpstreamConnectionCounts } from '../observability/metrics.js';
+import { createForwarder, type Forwarder, type ForwarderOptions } from './forwarder.js';
 
 export interface ForwarderPool {
   get(upstream: UpstreamTarget): Forwarder;
   close(): void;
   /** Summed over every upstream. */
-  connections(): UpstreamConnections;
+  connections(): UpstreamConnectionCounts;
 }
 
 export function createForwarderPool(options: Omit<ForwarderOptions, 'upstream'>): ForwarderPool {

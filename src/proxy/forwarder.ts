@@ -10,6 +10,7 @@ import { rootCertificates } from 'node:tls';
 import httpProxy from 'http-proxy';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError } from '../errors.js';
+import type { UpstreamConnectionCounts } from '../observability/metrics.js';
 import { upstreamAgentOptions } from './upstream-agent-options.js';
 
 export interface ForwarderOptions {
@@ -39,22 +40,12 @@ export interface ForwardHandlers {
   onError(error: SidecarError): void;
 }
 
-/** The upstream connections of a forwarder now, and the requests waiting for one. */
-export interface UpstreamConnections {
-  /** Carrying a request. */
-  readonly active: number;
-  /** Kept alive for the next request. */
-  readonly idle: number;
-  /** Requests waiting for a connection: all `maxSockets` are active. */
-  readonly waiting: number;
-}
-
 export interface Forwarder {
   forward(incoming: IncomingMessage, outgoing: ServerResponse, request: OutgoingRequest, handlers: ForwardHandlers): void;
   /** Closes idle upstream sockets. */
   close(): void;
   /** Read at scrape time (metrics) and by tests; nothing is counted per request. */
-  connections(): UpstreamConnections;
+  connections(): UpstreamConnectionCounts;
 }
 
 export function createForwarder(options: ForwarderOptions): Forwarder {

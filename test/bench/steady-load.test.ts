@@ -1,13 +1,13 @@
 // The fixed-rate scenario's load generator, run as the bench runs it (a child process) against a real
 // server that notes when each request arrives: requests are spread over each second, not sent in a
 // burst at its start, and answers above 399, failures and timeouts are counted apart.
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { freePort } from '../../bench/net-utils.js';
 import { runSteadyLoad, type LoadReport } from '../../bench/steady-load.js';
+import { runNodeScript } from '../helpers/cli-process.js';
 
 const GENERATOR = fileURLToPath(new URL('../../bench/steady-load.js', import.meta.url));
 
@@ -32,22 +32,9 @@ async function recordingServer(t: ExecutionContext, status: number | null): Prom
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1.1/customer/12345`, arrivals, bodies };
 }
 
-/** Runs the generator as the bench does: its exit code and what it printed. */
-function runGeneratorProcess(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [GENERATOR, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** The generator's report of a run that must succeed. */
 async function runGenerator(args: string[]): Promise<LoadReport> {
-  const { code, stdout, stderr } = await runGeneratorProcess(args);
+  const { code, stdout, stderr } = await runNodeScript(GENERATOR, args);
   if (code !== 0) throw new Error(`generator exited ${code}: ${stderr}`);
   return JSON.parse(stdout) as LoadReport;
 }
@@ -84,7 +71,7 @@ test('requests left unanswered are timeouts, and a refused connection is a socke
 });
 
 test('bad arguments get the usage and exit 2; a run too short for one request reports none', async (t) => {
-  const { code, stderr } = await runGeneratorProcess(['http://127.0.0.1:9/', 'fast', '1', '4']);
+  const { code, stderr } = await runNodeScript(GENERATOR, ['http://127.0.0.1:9/', 'fast', '1', '4']);
   t.is(code, 2);
   t.regex(stderr, /^usage: steady-load\.js URL RATE SECONDS MAX_CONNECTIONS/);
 

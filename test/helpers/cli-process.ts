@@ -17,9 +17,10 @@ export interface CliRunOptions {
 
 const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' });
 
-export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<Finished> {
+/** Runs a Node script to its end, with a clean environment: its exit code and what it printed. */
+export function runNodeScript(script: string, args: readonly string[], options: CliRunOptions = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -27,6 +28,10 @@ export function runCli(args: readonly string[], options: CliRunOptions = {}): Pr
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+export function runCli(args: readonly string[], options: CliRunOptions = {}): Promise<Finished> {
+  return runNodeScript(MAIN, args, options);
 }
 
 export interface LongRunning {
