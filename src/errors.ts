@@ -9,6 +9,8 @@ export interface SidecarErrorSpec {
 
 export const SIDECAR_ERRORS = {
   BadRequest: { code: 'Sidecar.BadRequest', status: 400, message: 'The request could not be understood by the sidecar.' },
+  MalformedRequest: { code: 'Sidecar.MalformedRequest', status: 400, message: 'The request is not valid HTTP/1.1; it was refused before it was read.' },
+  RequestTimeout: { code: 'Sidecar.RequestTimeout', status: 408, message: 'The request head or body was not received in time.' },
   ForbiddenTarget: {
     code: 'Sidecar.ForbiddenTarget',
     status: 403,
@@ -27,6 +29,7 @@ export const SIDECAR_ERRORS = {
   NotFound: { code: 'Sidecar.NotFound', status: 404, message: 'There is nothing at this path.' },
   MethodNotAllowed: { code: 'Sidecar.MethodNotAllowed', status: 405, message: 'Notifications are accepted with POST only.' },
   BodyTooLarge: { code: 'Sidecar.BodyTooLarge', status: 413, message: 'The request body exceeds the sidecar limit (SFD_MAX_BODY_BYTES).' },
+  HeadersTooLarge: { code: 'Sidecar.HeadersTooLarge', status: 431, message: 'The request head is larger than this listener accepts.' },
   UnsupportedMediaType: { code: 'Sidecar.UnsupportedMediaType', status: 415, message: 'Notifications must be JSON (Content-Type: application/json).' },
   NotificationInvalid: { code: 'Sidecar.NotificationInvalid', status: 400, message: 'The notification does not follow the specification; see problems.' },
   Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },

@@ -16,6 +16,7 @@ import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
 import { createRequestSigner } from './proxy/request-signer.js';
 import { JSON_CONTENT_TYPE, newTraceId } from './proxy/send-error.js';
+import { catalogRefusalAnswer } from './server/catalog-refusal-answer.js';
 import { createHttpServer } from './server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from './server/listen.js';
 import type { NonceSource } from './signing/nonce.js';
@@ -66,6 +67,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     defaultUpstream: options.defaultUpstream,
     signing: options.signing,
   };
+  const observer = createProxyObserver(options.metrics, options.now);
   const handler = createProxyHandler({
     resolveProfile: createProfileResolver(profiles),
     profileHeader,
@@ -74,7 +76,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     forwarders,
     logger: options.logger,
     now: options.now,
-    observer: createProxyObserver(options.metrics, options.now),
+    observer,
     limits,
   });
   const proxyServer = createHttpServer(createProxyApp(handler), {
@@ -84,7 +86,9 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
       handler(incoming, outgoing);
       return true;
     },
-    // Slow or oversized request heads are refused by Node itself: 408 after the timeouts, 431 beyond the size.
+    // Slow or oversized request heads are refused by Node's parser (408 after the timeouts, 431 beyond
+    // the size), answered with the catalog's error, logged and counted.
+    onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code) }),
     serverOptions: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.clientHeadersTimeoutMs, requestTimeout: limits.clientRequestTimeoutMs },
   });
   let proxyBound = false;
@@ -107,7 +111,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   const { registry } = options.metrics;
   const adminServer = createHttpServer(
     createAdminApp({ readiness, metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }) }),
-    { onUnparsable: unparsableAnswer },
+    { onUnparsable: unparsableAnswer, onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin' }) },
   );
 
   const adminAddress = await listen(adminServer, options.adminListen);

@@ -10,6 +10,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { createNotifyObserver } from '../observability/notify-observer.js';
 import { JSON_CONTENT_TYPE } from '../proxy/send-error.js';
+import { catalogRefusalAnswer } from '../server/catalog-refusal-answer.js';
 import { createHttpServer } from '../server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from '../server/listen.js';
 import { createDeadLetterWriter } from './dead-letter.js';
@@ -46,6 +47,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: { logger: Log
   });
   const server = createHttpServer(app, {
     onUnparsable: () => ({ status: 400, body: errorBody(SIDECAR_ERRORS.BadRequest), headers: { 'Content-Type': JSON_CONTENT_TYPE } }),
+    onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications' }),
   });
   const address = await listen(server, config.listen);
   deps.logger.info('notification relay listening', { address: formatAddress(address), path: config.path, forwardTo: config.forwardUrl.origin });

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
+import { answerParserRefusals, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
 
 export interface FetchApp {
   fetch: (request: Request, env: never) => Response | Promise<Response>;
@@ -13,6 +14,8 @@ export interface HttpServerOptions {
   /** The body of the answer to a request the adapter could not parse. */
   readonly onUnparsable: () => { status: number; body: string; headers: Record<string, string> };
   readonly serverOptions?: http.ServerOptions;
+  /** The answer to a request Node's parser refused (malformed, head too large, too slow); Node's bare status line when omitted. */
+  readonly onParserRefusal?: (refusal: ParserRefusal) => RefusalAnswer;
   /**
    * Requests to hand to this function instead of the app (return true when handled). The signing
    * listener uses it for HEAD: hono answers HEAD by running the GET route and wrapping its result in a
@@ -36,6 +39,7 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
     if (options.bypass?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   });
+  if (options.onParserRefusal) answerParserRefusals(server, options.onParserRefusal);
   // CONNECT asks for a tunnel; this server forwards and signs HTTP requests only, so it says so.
   server.on('connect', (_request, socket: Duplex) => {
     const body = JSON.stringify({ code: 'Sidecar.MethodNotAllowed', message: 'CONNECT is not supported; send plain HTTP requests.' });

@@ -11,7 +11,7 @@ import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
-import { send } from '../helpers/http.js';
+import { rawExchange, send, statusOf } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 
@@ -102,6 +102,17 @@ test('only POST, only JSON, only under the size limit, only at the configured pa
   t.is((await send(url, { method: 'POST', headers: { ...lls, 'Content-Type': 'text/plain' }, body: '{}' })).status, 415);
   t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify({ ...event(), pad: 'x'.repeat(600) }) })).status, 413);
   t.is((await send(url.replace('/notifications', '/other'), { method: 'POST', headers: lls, body: '{}' })).status, 404);
+  t.is(app.received.length, 0);
+});
+
+test('a request that is not valid HTTP gets the catalog error, and the relay logs it as its own', async (t) => {
+  const app = await startTestApp(t);
+  const { url, logs } = await relayFor(t, app);
+  const raw = await rawExchange(Number(new URL(url).port), 'POST /notifications HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n{}');
+  t.is(statusOf(raw), 400);
+  t.true(raw.includes('{"code":"Sidecar.MalformedRequest"'));
+  const traceId = /x-sfd-trace-id: ([0-9a-f]{32})/.exec(raw)?.[1];
+  t.like(logs.lines().find((l) => l.sidecarTraceId === traceId), { listener: 'notifications', errorCode: 'Sidecar.MalformedRequest' });
   t.is(app.received.length, 0);
 });
 

@@ -1,0 +1,32 @@
+// The sidecar's answer to a request Node's parser refused (parser-refusals.ts): the catalog error in
+// the upstream's shape with a trace id of the sidecar's own, and a log line that carries the same trace
+// id and Node's code, never a byte of the request. Issue #2: the sidecar's own failures answer with
+// `{code, message}` and an `x-sfd-trace-id` that can be found in its logs.
+import { SIDECAR_ERRORS, errorBody, type SidecarErrorSpec } from '../errors.js';
+import type { Logger } from '../observability/logger.js';
+import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import type { ParserRefusal, ParserRefusalKind, RefusalAnswer } from './parser-refusals.js';
+
+const SPEC_OF: Readonly<Record<ParserRefusalKind, SidecarErrorSpec>> = {
+  malformed: SIDECAR_ERRORS.MalformedRequest,
+  headersTooLarge: SIDECAR_ERRORS.HeadersTooLarge,
+  timeout: SIDECAR_ERRORS.RequestTimeout,
+};
+
+export interface RefusalReporting {
+  readonly logger: Logger;
+  /** Which listener refused it (signing, admin, notifications), for the log line. */
+  readonly listener: string;
+  /** Counts the refusal by its Sidecar.* code (the signing listener's sfd_sidecar_errors_total). */
+  readonly count?: (code: string) => void;
+}
+
+export function catalogRefusalAnswer({ logger, listener, count }: RefusalReporting): (refusal: ParserRefusal) => RefusalAnswer {
+  return ({ kind, parserCode }) => {
+    const spec = SPEC_OF[kind];
+    const sidecarTraceId = newTraceId();
+    count?.(spec.code);
+    logger.warn('request refused by the HTTP parser', { listener, status: spec.status, errorCode: spec.code, parserCode, sidecarTraceId });
+    return { status: spec.status, body: errorBody(spec), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': sidecarTraceId } };
+  };
+}

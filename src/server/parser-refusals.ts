@@ -1,0 +1,72 @@
+// Requests that Node's HTTP parser refuses before any handler sees them: not valid HTTP, a head over
+// the size limit, a head or body slower than the server's timeouts. Without a `clientError` listener
+// Node answers them with a bare status line, only on a connection that has never been written to, and
+// nothing is logged or counted. This listener names each refusal, lets its owner build the answer (and
+// log and count it), and writes that answer wherever it can still be the next thing the caller reads.
+import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+export type ParserRefusalKind = 'malformed' | 'headersTooLarge' | 'timeout';
+
+export interface ParserRefusal {
+  readonly kind: ParserRefusalKind;
+  /** Node's code for it (HPE_INVALID_METHOD, HPE_HEADER_OVERFLOW, ERR_HTTP_REQUEST_TIMEOUT...): no request bytes. */
+  readonly parserCode: string;
+}
+
+export interface RefusalAnswer {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** The kind of refusal a `clientError` code is, or null for a connection failure (the caller is gone). */
+export function refusalKindOf(code: string | undefined): ParserRefusalKind | null {
+  if (code === 'HPE_HEADER_OVERFLOW') return 'headersTooLarge';
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'timeout';
+  // HPE_INVALID_EOF_STATE: the caller closed its side in the middle of a request; nobody is left to tell.
+  if (code?.startsWith('HPE_') && code !== 'HPE_INVALID_EOF_STATE') return 'malformed';
+  return null;
+}
+
+/** Node's private link from a socket to the response being written on it (used by Node's own code). */
+function responseOn(socket: Socket): ServerResponse | null {
+  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+}
+
+/**
+ * Answers each refusal with `answer(refusal)` and closes the connection. A response to an earlier
+ * pipelined request that is still under way is let finish first, so that each answer stays in the
+ * order of its request.
+ */
+export function answerParserRefusals(server: Server, answer: (refusal: ParserRefusal) => RefusalAnswer): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    const kind = refusalKindOf(error.code);
+    if (kind === null || !socket.writable) return void socket.destroy();
+    const refusal = answer({ kind, parserCode: error.code! });
+    const pending = responseOn(socket);
+    if (!pending || pending.writableEnded) return writeRaw(socket, refusal);
+    if (!pending.headersSent && !pending.req.complete) {
+      // The refused request itself (its body was too slow): answer through its response object, so that
+      // the request's own log line records the status.
+      pending.shouldKeepAlive = false;
+      pending.writeHead(refusal.status, { ...refusal.headers, 'Content-Length': Buffer.byteLength(refusal.body), Connection: 'close' }).end(refusal.body);
+      return;
+    }
+    // The earlier response keeps the connection open, so that the refusal can follow it.
+    pending.on('finish', () => writeRaw(socket, refusal));
+    pending.on('close', () => {
+      if (!pending.writableFinished) socket.destroy();
+    });
+  });
+}
+
+function writeRaw(socket: Socket, { status, headers, body }: RefusalAnswer): void {
+  if (!socket.writable) return void socket.destroy();
+  const head = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}\r\n${body}`);
+  // The caller may go on sending (a head still streaming in): do not wait for it to stop.
+  socket.setTimeout(1000, () => socket.destroy());
+}
