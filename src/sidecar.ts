@@ -16,6 +16,7 @@ import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
 import { createRequestSigner } from './proxy/request-signer.js';
 import { JSON_CONTENT_TYPE, newTraceId } from './proxy/send-error.js';
+import { callerLimitOptions } from './server/caller-limits.js';
 import { catalogRefusalAnswer } from './server/catalog-refusal-answer.js';
 import { createHttpServer } from './server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from './server/listen.js';
@@ -89,7 +90,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     // Slow or oversized request heads are refused by Node's parser (408 after the timeouts, 431 beyond
     // the size), answered with the catalog's error, logged and counted.
     onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code) }),
-    serverOptions: { maxHeaderSize: limits.maxHeaderBytes, headersTimeout: limits.clientHeadersTimeoutMs, requestTimeout: limits.clientRequestTimeoutMs },
+    serverOptions: callerLimitOptions(limits),
   });
   let proxyBound = false;
   const readiness = (): Readiness => {
@@ -111,7 +112,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   const { registry } = options.metrics;
   const adminServer = createHttpServer(
     createAdminApp({ readiness, metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }) }),
-    { onUnparsable: unparsableAnswer, onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin' }) },
+    { onUnparsable: unparsableAnswer, onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin' }), serverOptions: callerLimitOptions(limits) },
   );
 
   const adminAddress = await listen(adminServer, options.adminListen);

@@ -52,7 +52,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
     if (emulator) deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress)));
     let relay: { close(drainMs: number): Promise<void> } | null = null;
     try {
-      if (config.notify) relay = await (await import('../notify/start-notify-relay.js')).startNotifyRelay(config.notify, { logger, metrics, now: deps.now });
+      if (config.notify) relay = await (await import('../notify/start-notify-relay.js')).startNotifyRelay(config.notify, { logger, metrics, now: deps.now, callerLimits: config.limits });
     } catch (error) {
       await sidecar.close(0);
       throw error;

@@ -4,12 +4,14 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_LIMITS } from '../config/limits-config.js';
 import type { NotifyConfig } from '../config/load-config.js';
 import { SIDECAR_ERRORS, errorBody } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { createNotifyObserver } from '../observability/notify-observer.js';
 import { JSON_CONTENT_TYPE } from '../proxy/send-error.js';
+import { callerLimitOptions, type CallerLimits } from '../server/caller-limits.js';
 import { catalogRefusalAnswer } from '../server/catalog-refusal-answer.js';
 import { createHttpServer } from '../server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from '../server/listen.js';
@@ -25,7 +27,15 @@ export interface RunningNotifyRelay {
   close(drainMs: number): Promise<void>;
 }
 
-export async function startNotifyRelay(config: NotifyConfig, deps: { logger: Logger; metrics: Metrics; now: () => number }): Promise<RunningNotifyRelay> {
+export interface NotifyRelayDeps {
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly now: () => number;
+  /** The head size and caller timeouts of every listener (SFD_MAX_HEADER_BYTES, SFD_CLIENT_*_TIMEOUT_MS). */
+  readonly callerLimits?: CallerLimits;
+}
+
+export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDeps): Promise<RunningNotifyRelay> {
   const delivery = createAppDelivery(config.forwardUrl, config.timeoutMs);
   const handle = createNotificationHandler({
     path: config.path,
@@ -48,6 +58,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: { logger: Log
   const server = createHttpServer(app, {
     onUnparsable: () => ({ status: 400, body: errorBody(SIDECAR_ERRORS.BadRequest), headers: { 'Content-Type': JSON_CONTENT_TYPE } }),
     onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications' }),
+    serverOptions: callerLimitOptions(deps.callerLimits ?? DEFAULT_LIMITS),
   });
   const address = await listen(server, config.listen);
   deps.logger.info('notification relay listening', { address: formatAddress(address), path: config.path, forwardTo: config.forwardUrl.origin });

@@ -116,6 +116,24 @@ test('a request that is not valid HTTP gets the catalog error, and the relay log
   t.is(app.received.length, 0);
 });
 
+test('the relay, which faces callers outside the pod, applies the caller limits: slow heads and bodies get 408, large heads 431', async (t) => {
+  const app = await startTestApp(t);
+  const { logger } = captureLogs();
+  const relay = await startNotifyRelay(
+    { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, timeoutMs: 2000, deadLetterDir: null },
+    { logger, metrics: createMetrics(), now: Date.now, callerLimits: { maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } },
+  );
+  t.teardown(() => relay.close(0));
+  const started = Date.now();
+  const slowHead = await rawExchange(relay.address.port, 'POST /notifications HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000);
+  const slowBody = await rawExchange(relay.address.port, `POST /notifications HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-SFD-Notification-From: LLS\r\nContent-Length: 100\r\n\r\n{`, 8000);
+  t.true(Date.now() - started < 6000, 'Node alone waits 60 s for a head and 300 s for a request');
+  t.is(statusOf(slowHead), 408);
+  t.is(statusOf(slowBody), 408);
+  t.is(statusOf(await rawExchange(relay.address.port, `POST /notifications HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(3000)}\r\n\r\n`)), 431);
+  t.is(app.received.length, 0);
+});
+
 test('an invalid event is refused with every problem, counted, logged with its id and kept in the dead-letter file', async (t) => {
   const app = await startTestApp(t);
   const dir = mkdtempSync(join(tmpdir(), 'sfd-dead-'));
