@@ -6,6 +6,7 @@ import type { CommandResult } from './cli/cli-io.js';
 import { DOCTOR_OPTIONS, EMULATOR_OPTIONS, KEYS_OPTIONS, NOTIFY_OPTIONS, SIGN_OPTIONS } from './cli/command-options.js';
 import { parseCommandLine, type OptionSpec } from './cli/parse-command-line.js';
 import type { ServeDeps } from './cli/serve-command.js';
+import { ListenError } from './server/listen.js';
 
 const COMMANDS = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor'] as const;
 type CommandName = (typeof COMMANDS)[number];
@@ -59,9 +60,8 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
       deps.stderr(`sfd-sidecar ${command}: ${error.message}\n`);
       return { exitCode: 2 };
     }
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      deps.stderr(`sfd-sidecar ${command}: cannot listen: ${(error as Error).message}\n`);
+    if (error instanceof ListenError) {
+      deps.stderr(`sfd-sidecar ${command}: ${error.message}\n`);
       return { exitCode: 1 };
     }
     throw error;

@@ -115,10 +115,10 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     { onUnparsable: unparsableAnswer, onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin' }), serverOptions: callerLimitOptions(limits) },
   );
 
-  const adminAddress = await listen(adminServer, options.adminListen);
+  const adminAddress = await listen(adminServer, options.adminListen, 'SFD_ADMIN_LISTEN');
   let proxyAddress: AddressInfo;
   try {
-    proxyAddress = await listen(proxyServer, options.listen);
+    proxyAddress = await listen(proxyServer, options.listen, 'SFD_LISTEN');
   } catch (error) {
     await closeGracefully(adminServer, 0);
     forwarders.close();

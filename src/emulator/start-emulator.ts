@@ -45,7 +45,7 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
       return { status, body: JSON.stringify({ code, message }), headers: { 'Content-Type': GATEWAY_CONTENT_TYPE } };
     },
   });
-  const address = await listen(server, options.listen);
+  const address = await listen(server, options.listen, '--listen');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return { state, address, url: `http://${host}:${address.port}`, server, close: () => closeGracefully(server, 1000) };
 }

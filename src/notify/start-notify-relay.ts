@@ -60,7 +60,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications' }),
     serverOptions: callerLimitOptions(deps.callerLimits ?? DEFAULT_LIMITS),
   });
-  const address = await listen(server, config.listen);
+  const address = await listen(server, config.listen, 'SFD_NOTIFY_LISTEN');
   deps.logger.info('notification relay listening', { address: formatAddress(address), path: config.path, forwardTo: config.forwardUrl.origin });
   return {
     address,

@@ -3,9 +3,30 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ListenAddress } from '../config/parsers.js';
 
-export function listen(server: Server, address: ListenAddress): Promise<AddressInfo> {
+/** Why a bind failed, in words an operator can act on. */
+const REASONS: Readonly<Record<string, string>> = {
+  EADDRINUSE: 'the address is already in use (another process, or another container of the pod, listens there)',
+  EACCES: 'permission denied (ports below 1024 need privileges the sidecar does not have)',
+  EADDRNOTAVAIL: 'no network interface of this host has that address',
+};
+
+/** A listener could not bind: which setting names it, the address, and the system's reason. */
+export class ListenError extends Error {
+  constructor(
+    readonly setting: string,
+    readonly address: string,
+    cause: NodeJS.ErrnoException,
+  ) {
+    super(`cannot listen on ${address} (${setting}): ${REASONS[cause.code ?? ''] ?? cause.message}`, { cause });
+    this.name = 'ListenError';
+  }
+}
+
+/** @param setting the setting or flag the address comes from, named when the bind fails */
+export function listen(server: Server, address: ListenAddress, setting: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    const onError = (error: Error): void => reject(error);
+    const shown = address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
+    const onError = (error: NodeJS.ErrnoException): void => reject(new ListenError(setting, shown, error));
     server.once('error', onError);
     server.listen(address.port, address.host, () => {
       server.off('error', onError);
