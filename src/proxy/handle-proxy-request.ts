@@ -233,8 +233,10 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
             const alternate = refusedCodes ? alternateKey(resolved.profile, deps.now(), signingKey.accessKeyId) : null;
             if (!refusedCodes || !alternate) return relay(response, signed, signingKey);
             void readPrefix(response, ERROR_PREFIX_LIMIT).then((prefix) => {
-              const code = prefix.complete ? errorCodeOf(prefix.bytes) : null;
               if (outgoing.destroyed) return;
+              // Cut off before its end: as when streaming, the caller's connection is cut, never left waiting.
+              if (prefix.cutOff) return void outgoing.destroy();
+              const code = prefix.complete ? errorCodeOf(prefix.bytes) : null;
               if (code === null || !refusedCodes.has(code)) return relay(response, signed, signingKey, prefix);
               record.resigned = true;
               observer.upstreamError(labels(), response.statusCode ?? 0, code);

@@ -4,19 +4,22 @@ import type { IncomingMessage } from 'node:http';
 
 export interface BodyPrefix {
   readonly bytes: Buffer;
-  /** True when the whole body was read; otherwise the rest is still in the stream (paused). */
+  /** True when the whole body was read; otherwise the rest is still in the stream (paused), unless cut off. */
   readonly complete: boolean;
+  /** The response failed or closed before its end: the rest will never come. */
+  readonly cutOff: boolean;
 }
 
 export function readPrefix(response: IncomingMessage, limit: number): Promise<BodyPrefix> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    const done = (complete: boolean): void => {
+    const done = (complete: boolean, cutOff = false): void => {
       response.off('data', onData);
       response.off('end', onEnd);
-      response.off('error', onError);
-      resolve({ bytes: Buffer.concat(chunks, size), complete });
+      response.off('error', onCutOff);
+      response.off('close', onCutOff);
+      resolve({ bytes: Buffer.concat(chunks, size), complete, cutOff });
     };
     const onData = (chunk: Buffer): void => {
       chunks.push(chunk);
@@ -27,10 +30,12 @@ export function readPrefix(response: IncomingMessage, limit: number): Promise<Bo
       }
     };
     const onEnd = (): void => done(true);
-    const onError = (): void => done(false);
+    // An upstream that resets in the middle of the body: 'error' (aborted), or only 'close' before 'end'.
+    const onCutOff = (): void => done(false, true);
     response.on('data', onData);
     response.on('end', onEnd);
-    response.on('error', onError);
+    response.on('error', onCutOff);
+    response.on('close', onCutOff);
   });
 }
 

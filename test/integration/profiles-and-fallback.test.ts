@@ -1,8 +1,11 @@
 // Profile selection and its refusal (one app must not spend another app's key), and the one re-signed
 // retry when the gateway refuses a key while the profile holds another valid one.
+import http from 'node:http';
+import type net from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
+import { onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
@@ -135,4 +138,51 @@ test('with no other valid key the refusal passes through unchanged, and a retry 
   const single = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
   t.is(single.status, 401);
   t.deepEqual(single.json(), { code: 'Signature.NotMatch', message: 'The signature does not match.' });
+});
+
+/** A gateway that answers every request 401 with `head` and then does `rest` with the socket. */
+async function refusingGateway(t: ExecutionContext, contentLength: number, rest: (socket: net.Socket) => void) {
+  return startFaultyUpstream(t, (socket) =>
+    onRequestHead(socket, () => {
+      socket.write(`HTTP/1.1 401 Unauthorized\r\nContent-Type: text/html\r\nContent-Length: ${contentLength}\r\n\r\n`);
+      rest(socket);
+    }),
+  );
+}
+
+test('a refusal whose body is larger than the sidecar looks at (16 KiB) is passed on whole, in order, and not re-signed', async (t) => {
+  const body = Buffer.from(Array.from({ length: 40 * 1024 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(''));
+  const upstream = await refusingGateway(t, body.length, (socket) => socket.write(body));
+  const volume = createSecretVolume({ 'keystore.json': overlapStore });
+  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: upstream.url });
+  const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
+  t.is(answer.status, 401);
+  t.true(answer.body.equals(body));
+  t.is(upstream.connections(), 1);
+});
+
+test('a refusal cut off in the middle of its body while the sidecar looks at it cuts the caller off too, without a hang', async (t) => {
+  const upstream = await refusingGateway(t, 1000, (socket) => {
+    socket.write('{"code":"Signa');
+    setTimeout(() => socket.destroy(), 50);
+  });
+  const volume = createSecretVolume({ 'keystore.json': overlapStore });
+  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: upstream.url });
+  const started = Date.now();
+  const outcome = await new Promise<string>((resolve) => {
+    const request = http.get(`${sidecar.proxyUrl}/v1.1/customer/12345`, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.complete ? 'complete' : 'truncated'));
+      response.on('aborted', () => resolve('aborted'));
+      response.on('error', () => resolve('aborted'));
+    });
+    request.on('error', () => resolve('aborted'));
+    request.setTimeout(5000, () => {
+      resolve('hung');
+      request.destroy();
+    });
+  });
+  t.is(outcome, 'aborted');
+  t.true(Date.now() - started < 3000);
+  t.is(upstream.connections(), 1, 'a body that never arrived is not a reason to re-sign');
 });
