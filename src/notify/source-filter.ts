@@ -9,11 +9,12 @@ export function parseCidrList(text: string): { cidrs: string[]; filter: SourceFi
   const list = new BlockList();
   const cidrs = text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
   for (const cidr of cidrs) {
-    const [address = '', prefixText] = cidr.split('/');
+    const [address = '', prefixText, extra] = cidr.split('/');
     const family = isIP(address);
     const max = family === 4 ? 32 : 128;
     const prefix = prefixText === undefined ? max : Number(prefixText);
-    if (family === 0 || !/^\d*$/.test(prefixText ?? '') || !(prefix >= 0 && prefix <= max)) throw new Error(cidr);
+    // A prefix, when written, is digits: `10.0.0.0/` must not read as /0, which would allow every address.
+    if (family === 0 || extra !== undefined || (prefixText !== undefined && !/^\d+$/.test(prefixText)) || !(prefix >= 0 && prefix <= max)) throw new Error(cidr);
     list.addSubnet(address, prefix, family === 4 ? 'ipv4' : 'ipv6');
   }
   return {

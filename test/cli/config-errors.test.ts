@@ -103,3 +103,19 @@ test('an unknown flag and an unknown command are refused with usage', async (t) 
   t.is(help.code, 0);
   t.true(help.stdout.includes('SFD_UPSTREAM_URL'));
 });
+
+test('an allow-list entry with an empty prefix (10.0.0.0/) stops the process instead of allowing every address', async (t) => {
+  const run = await runCli(['serve'], {
+    env: {
+      SFD_UPSTREAM_URL: 'https://gw.example.com',
+      SFD_ACCESS_KEY_ID: 'AK1',
+      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+      SFD_NOTIFY_LISTEN: '127.0.0.1:0',
+      SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
+      SFD_NOTIFY_ALLOWED_CIDRS: '203.0.113.0/24, 10.0.0.0/',
+    },
+  });
+  t.is(run.code, 2);
+  t.true(run.stderr.includes('SFD_NOTIFY_ALLOWED_CIDRS: must be a comma-separated list of addresses or CIDR ranges'), run.stderr);
+  t.true(run.stderr.includes('(bad entry: 10.0.0.0/)'));
+});
