@@ -25,14 +25,23 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
       }
       headers.push('Host', forwardUrl.host, 'Content-Length', String(body.length), 'Idempotency-Key', id);
       return new Promise((resolve) => {
-        const request = client.request(forwardUrl, { method: 'POST', headers, agent, timeout: timeoutMs }, (response) => {
+        let settled = false;
+        const settle = (result: DeliveryResult): void => {
+          clearTimeout(deadline);
+          if (settled) return;
+          settled = true;
+          resolve(result);
+        };
+        const request = client.request(forwardUrl, { method: 'POST', headers, agent }, (response) => {
           response.resume();
           const status = response.statusCode ?? 0;
-          response.on('end', () => resolve(status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `the app answered ${status}` }));
-          response.on('error', () => resolve({ delivered: false, reason: 'the app closed the connection mid-answer' }));
+          response.on('end', () => settle(status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `the app answered ${status}` }));
+          response.on('error', () => settle({ delivered: false, reason: 'the app closed the connection mid-answer' }));
         });
-        request.on('timeout', () => request.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-        request.on('error', (error: NodeJS.ErrnoException) => resolve({ delivered: false, reason: error.code ?? error.message }));
+        // One deadline from now, whether the request waits for one of the agent's connections or for the
+        // app (a socket timeout would start only once a connection is free, and restart with every byte).
+        const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        request.on('error', (error: NodeJS.ErrnoException) => settle({ delivered: false, reason: error.code ?? error.message }));
         request.end(body);
       });
     },

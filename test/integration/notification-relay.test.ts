@@ -174,6 +174,22 @@ test('app down, failing or slow: the service gets 503 and the event is not remem
   t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 503, 'app down');
 });
 
+test('SFD_NOTIFY_TIMEOUT_MS bounds every delivery, also those waiting for a connection to a hung app', async (t) => {
+  const app = await startTestApp(t);
+  const { url } = await relayFor(t, app, { timeoutMs: 1000 });
+  app.behaviour = { status: 200, delayMs: 10_000 };
+  const started = Date.now();
+  const answers = await Promise.all(
+    Array.from({ length: 24 }, async () => {
+      const answer = await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) });
+      return { status: answer.status, ms: Date.now() - started };
+    }),
+  );
+  t.deepEqual(new Set(answers.map((a) => a.status)), new Set([503]));
+  const slowest = Math.max(...answers.map((a) => a.ms));
+  t.true(slowest < 1800, `the slowest answer took ${slowest} ms (a timeout per connection: 2000 or more)`);
+});
+
 test('a repeated id is acknowledged without a second delivery, also when the repeats arrive together', async (t) => {
   const app = await startTestApp(t);
   const { url, metrics } = await relayFor(t, app);
