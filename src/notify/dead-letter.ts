@@ -18,10 +18,12 @@ export type DeadLetterWriter = (letter: DeadLetter) => Promise<void>;
 
 export function createDeadLetterWriter(dir: string): DeadLetterWriter {
   const path = join(dir, DEAD_LETTER_FILE);
-  let queue = Promise.resolve();
+  let queue: Promise<void> = Promise.resolve();
   return (letter) => {
-    // One append at a time, so that lines never interleave.
-    queue = queue.then(() => appendFile(path, `${JSON.stringify(letter)}\n`, { mode: 0o600 }));
-    return queue;
+    // One append at a time, so that lines never interleave. The chain goes on past a failed append (a
+    // full disk): that letter's caller is told, and the next letters are written once the cause is gone.
+    const append = queue.then(() => appendFile(path, `${JSON.stringify(letter)}\n`, { mode: 0o600 }));
+    queue = append.catch(() => undefined);
+    return append;
   };
 }

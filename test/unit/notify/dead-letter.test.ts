@@ -1,0 +1,28 @@
+// The dead-letter file: one JSON line per invalid notification, in order, and a failed append (a full
+// disk, a path taken by a directory) does not stop the ones after it once the cause is gone.
+import { mkdirSync, mkdtempSync, readFileSync, rmdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { createDeadLetterWriter, DEAD_LETTER_FILE, type DeadLetter } from '../../../src/notify/dead-letter.js';
+
+const letter = (id: string): DeadLetter => ({ receivedAt: '2026-11-23T12:00:00.000Z', id, problems: ['data.status: missing'], headers: { 'content-type': 'application/json' }, body: `{"id":"${id}"}` });
+
+test('letters written at once land one per line, in order, in a file only the owner can read', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-dl-'));
+  const write = createDeadLetterWriter(dir);
+  await Promise.all(['a', 'b', 'c'].map((id) => write(letter(id))));
+  const lines = readFileSync(join(dir, DEAD_LETTER_FILE), 'utf8').trimEnd().split('\n');
+  t.deepEqual(lines.map((line) => (JSON.parse(line) as DeadLetter).id), ['a', 'b', 'c']);
+  t.is(statSync(join(dir, DEAD_LETTER_FILE)).mode & 0o777, 0o600);
+});
+
+test('after a failed append, the next letters are written once the cause is gone', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-dl-'));
+  const write = createDeadLetterWriter(dir);
+  mkdirSync(join(dir, DEAD_LETTER_FILE)); // the path is taken: appends fail with EISDIR
+  await t.throwsAsync(write(letter('lost')), { code: 'EISDIR' });
+  rmdirSync(join(dir, DEAD_LETTER_FILE));
+  await write(letter('kept'));
+  t.deepEqual(readFileSync(join(dir, DEAD_LETTER_FILE), 'utf8'), `${JSON.stringify(letter('kept'))}\n`);
+});
