@@ -8,7 +8,9 @@ export type Summary = Record<string, { rows: Partial<Record<RowName, Measurement
 export interface RunDescription {
   readonly cores: number;
   readonly cpuModel: string;
+  /** The Node the proxies ran on (`--node`), and the one that ran the bench, its upstream and load generator. */
   readonly node: string;
+  readonly benchNode: string;
   readonly sidecarNodeOptions: string;
   readonly loadGenerator: string;
   readonly rounds: number;
@@ -84,7 +86,7 @@ export function summarise(rounds: Rounds, rows: RowName[]): Summary {
 
 export function formatReport(report: RunDescription, summary: Summary): string {
   const lines = [
-    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
+    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}${report.node === report.benchNode ? '' : ` for the proxies (${report.benchNode} for the upstream and load)`}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
     `proxies pinned to core 0; upstream and load generator to core 1; sidecar NODE_OPTIONS="${report.sidecarNodeOptions}" (from the Dockerfile)`,
   ];
   for (const [scenario, { rows, ratios }] of Object.entries(summary)) {

@@ -14,11 +14,13 @@ import { formatReport, summarise } from './bench-report.js';
 import type { Measurement, Rounds, RowName } from './measurement.js';
 import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
 import { checkTargets, formatTargets, ISSUE_5_TARGETS } from './targets.js';
+import { nodeVersionOf, parseBenchArgs } from './bench-args.js';
 import { shippedNodeOptions } from './shipped-node-options.js';
 import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const quick = process.argv.includes('--quick');
+const { quick, proxyNode } = parseBenchArgs(process.argv.slice(2), process.execPath);
+const proxyNodeVersion = nodeVersionOf(proxyNode);
 // Five rounds: on a shared 2-core VM single runs of the same build were seen to differ by 50%; the
 // median of five, and ratios taken within each round, hold still far better than three.
 const rounds = quick ? 1 : 5;
@@ -166,7 +168,7 @@ async function main(): Promise<void> {
   const adminPort = await freePort();
   const sidecar = pinned(
     0,
-    process.execPath,
+    proxyNode,
     [join(ROOT, 'dist/src/main.js'), 'serve'],
     {
       ...shippedNodeEnv,
@@ -212,7 +214,7 @@ http {
   if (withNodeFloor) {
     // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
     const plainPort = await freePort();
-    const plain = pinned(0, process.execPath, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
+    const plain = pinned(0, proxyNode, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
     children.watch('the plain-node proxy', plain);
     await waitForPort(plainPort);
     targets['plain-node'] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
@@ -260,7 +262,8 @@ http {
     secondsPerRun: seconds,
     cores: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
-    node: process.version,
+    node: proxyNodeVersion,
+    benchNode: process.version,
     sidecarNodeOptions: nodeOptions,
     loadGenerator: `${useWrk ? 'wrk' : 'autocannon'} (bench/steady-load for the fixed-rate scenario)`,
     nginx: useNginx,
