@@ -11,17 +11,19 @@ export interface BenchArgs {
 }
 
 export function parseBenchArgs(argv: readonly string[], defaultNode: string): BenchArgs {
-  const known = new Set(['--quick', '--node']);
+  let quick = false;
+  let proxyNode = defaultNode;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
-    if (!known.has(arg)) throw new Error(`unknown argument ${arg}; usage: npm run bench [-- --quick] [-- --node PATH]`);
-    if (arg === '--node') {
-      if (argv[i + 1] === undefined || argv[i + 1]!.startsWith('--')) throw new Error('--node needs the path of a Node binary');
+    if (arg === '--quick') quick = true;
+    else if (arg === '--node') {
+      const path = argv[i + 1];
+      if (path === undefined || path.startsWith('--')) throw new Error('--node needs the path of a Node binary');
+      proxyNode = path;
       i += 1;
-    }
+    } else throw new Error(`unknown argument ${arg}; usage: npm run bench [-- --quick] [-- --node PATH]`);
   }
-  const at = argv.indexOf('--node');
-  return { quick: argv.includes('--quick'), proxyNode: at === -1 ? defaultNode : argv[at + 1]! };
+  return { quick, proxyNode };
 }
 
 /** The version a Node binary reports, or an error that names the binary. */

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ListenAddress } from '../config/parsers.js';
 import { createHttpServer } from '../server/create-http-server.js';
-import { closeGracefully, listen } from '../server/listen.js';
+import { closeGracefully, formatAddress, listen } from '../server/listen.js';
 import { createEmulatorApp } from './create-emulator-app.js';
 import { createEmulatorState, type EmulatorState } from './emulator-state.js';
 import { GATEWAY_CONTENT_TYPE, GATEWAY_ERRORS } from './gateway-errors.js';
@@ -46,6 +46,5 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     },
   });
   const address = await listen(server, options.listen, '--listen');
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return { state, address, url: `http://${host}:${address.port}`, server, close: () => closeGracefully(server, 1000) };
+  return { state, address, url: `http://${formatAddress(address)}`, server, close: () => closeGracefully(server, 1000) };
 }

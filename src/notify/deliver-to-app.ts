@@ -25,11 +25,9 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
       }
       headers.push('Host', forwardUrl.host, 'Content-Length', String(body.length), 'Idempotency-Key', id);
       return new Promise((resolve) => {
-        let settled = false;
+        // The first result counts (a promise settles once); the deadline is no longer needed after it.
         const settle = (result: DeliveryResult): void => {
           clearTimeout(deadline);
-          if (settled) return;
-          settled = true;
           resolve(result);
         };
         const request = client.request(forwardUrl, { method: 'POST', headers, agent }, (response) => {

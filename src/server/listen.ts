@@ -25,8 +25,7 @@ export class ListenError extends Error {
 /** @param setting the setting or flag the address comes from, named when the bind fails */
 export function listen(server: Server, address: ListenAddress, setting: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    const shown = address.host.includes(':') ? `[${address.host}]:${address.port}` : `${address.host}:${address.port}`;
-    const onError = (error: NodeJS.ErrnoException): void => reject(new ListenError(setting, shown, error));
+    const onError = (error: NodeJS.ErrnoException): void => reject(new ListenError(setting, formatHostPort(address.host, address.port), error));
     server.once('error', onError);
     server.listen(address.port, address.host, () => {
       server.off('error', onError);
@@ -54,5 +53,10 @@ export function closeGracefully(server: Server, drainMs: number): Promise<void> 
 
 /** `host:port` for messages, with IPv6 hosts bracketed. */
 export function formatAddress(address: AddressInfo): string {
-  return address.family === 'IPv6' ? `[${address.address}]:${address.port}` : `${address.address}:${address.port}`;
+  return formatHostPort(address.address, address.port);
+}
+
+/** `host:port`, an IPv6 host in brackets. */
+function formatHostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }

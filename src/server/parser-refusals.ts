@@ -49,8 +49,7 @@ export function answerParserRefusals(server: Server, answer: (refusal: ParserRef
     if (!pending.headersSent && !pending.req.complete) {
       // The refused request itself (its body was too slow): answer through its response object, so that
       // the request's own log line records the status.
-      pending.shouldKeepAlive = false;
-      pending.writeHead(refusal.status, { ...refusal.headers, 'Content-Length': Buffer.byteLength(refusal.body), Connection: 'close' }).end(refusal.body);
+      pending.writeHead(refusal.status, closingHeaders(refusal)).end(refusal.body);
       return;
     }
     // The earlier response keeps the connection open, so that the refusal can follow it.
@@ -61,12 +60,17 @@ export function answerParserRefusals(server: Server, answer: (refusal: ParserRef
   });
 }
 
-function writeRaw(socket: Socket, { status, headers, body }: RefusalAnswer): void {
+/** The answer's headers, with its length and the connection's close. */
+function closingHeaders({ headers, body }: RefusalAnswer): Record<string, string> {
+  return { ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+}
+
+function writeRaw(socket: Socket, refusal: RefusalAnswer): void {
   if (!socket.writable) return void socket.destroy();
-  const head = Object.entries({ ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' })
+  const head = Object.entries(closingHeaders(refusal))
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join('');
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}\r\n${body}`);
+  socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status] ?? ''}\r\n${head}\r\n${refusal.body}`);
   // The caller may go on sending (a head still streaming in): do not wait for it to stop.
   socket.setTimeout(1000, () => socket.destroy());
 }
