@@ -2,6 +2,9 @@
 // file's directory, not the file (Kubernetes swaps a `..data` symlink, and a watch on the file goes
 // silent after the first swap), debounces bursts of events, re-reads on a timer as a backstop, and
 // reloads on demand (SIGHUP). A file that does not validate whole never replaces the last good one.
+// "Changed" covers the secret files the store names as well as the store's own text, and is judged by a
+// digest of everything read, so neither the text nor a secret is kept between reloads.
+import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../observability/logger.js';
@@ -28,7 +31,7 @@ export interface KeyStoreReloader {
 
 export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReloader {
   const { path, ring, logger } = options;
-  let lastText: string | null = null;
+  let lastDigest: string | null = null;
   let watcher: FSWatcher | null = null;
   let debounce: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
@@ -36,16 +39,26 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
 
   function reload(reason: string): ReloadResult {
     const now = options.now();
+    // Every file read for this store (the store, then its secret files), each framed by path and length.
+    const inputs = createHash('sha256');
+    const readFile = (file: string): string => {
+      const text = options.readFile(file);
+      inputs.update(`${file}\0${text.length}\0`).update(text);
+      return text;
+    };
     let text: string;
     try {
-      text = options.readFile(path);
+      text = readFile(path);
     } catch (error) {
       return fail([`(file): cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`], reason, now);
     }
-    if (text === lastText && ring.store() !== null) return 'unchanged';
-    const parsed = parseKeyStore(text, path, options);
+    const parsed = parseKeyStore(text, path, { readFile });
     if (!parsed.ok) return fail(parsed.problems, reason, now);
-    lastText = text;
+    const digest = inputs.digest('hex');
+    // The same files as the store in use are a recovery, not "unchanged", after a failed load (a bad
+    // edit reverted): the ring then records the success and /readyz drops the stale error.
+    if (digest === lastDigest && ring.store() !== null && ring.status().lastError === null) return 'unchanged';
+    lastDigest = digest;
     ring.replace(parsed.store, now);
     const keys = [...parsed.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
     logger.info('key store loaded', { reason, profiles: parsed.store.profiles.size, keys });

@@ -139,3 +139,35 @@ test('the timer re-reads a store whose change no watch saw', async (t) => {
 function currentIdOf(ring: KeyRing): string | undefined {
   return ring.store()?.profiles.get('default')?.keys[0]?.key.accessKeyId;
 }
+
+test('a secret changed only in its secretFile is loaded, though the store file itself did not change', async (t) => {
+  // The gateway knows A's secret; the sidecar starts with a wrong one in the file beside the store, and
+  // the operator corrects only that file (the store's own text does not change).
+  const emulator = await gatewayKnowing(t, [A]);
+  const store = keystoreJson({ default: { keys: [{ accessKeyId: A.id, secretFile: 'a.secret' }] } });
+  const volume = createSecretVolume({ 'keystore.json': store, 'a.secret': 'a-wrong-secret-0000\n' });
+  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 401);
+
+  volume.update({ 'keystore.json': store, 'a.secret': `${A.secret}\n` });
+  t.true(await eventually(async () => (await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status === 200), 'the corrected secret is in use');
+  t.is(emulator.state.accepted.at(-1)?.accessKeyId, A.id);
+});
+
+test('a bad edit reverted to the very store in use clears the error /readyz reports', async (t) => {
+  const emulator = await gatewayKnowing(t, [A]);
+  const good = keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } });
+  const volume = createSecretVolume({ 'keystore.json': good });
+  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+
+  volume.update({ 'keystore.json': good.slice(0, good.length / 2) });
+  t.true(await eventually(() => sidecar.ring.status().lastError !== null));
+  t.regex(JSON.stringify((await send(`${sidecar.adminUrl}/readyz`)).json()), /lastError/);
+
+  volume.update({ 'keystore.json': good });
+  t.true(await eventually(() => sidecar.ring.status().lastError === null), 'the revert is recorded as a success');
+  const ready = await send(`${sidecar.adminUrl}/readyz`);
+  t.is(ready.status, 200);
+  t.notRegex(JSON.stringify(ready.json()), /lastError/);
+  t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
+});
