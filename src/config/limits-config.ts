@@ -1,5 +1,6 @@
 // Resource limits and retry settings (issue #7): bounded sockets, in-flight requests, request heads
-// and caller timeouts, and which methods are retried after a connection failure.
+// and caller timeouts (idle connections included), and which methods are retried after a connection
+// failure.
 import { fail, ok, parseInteger, type Parsed } from './parsers.js';
 import type { SettingReader } from './setting-reader.js';
 
@@ -11,6 +12,7 @@ export interface Limits {
   readonly maxHeaderBytes: number;
   readonly clientHeadersTimeoutMs: number;
   readonly clientRequestTimeoutMs: number;
+  readonly clientKeepAliveTimeoutMs: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -21,6 +23,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   maxHeaderBytes: 16384,
   clientHeadersTimeoutMs: 10_000,
   clientRequestTimeoutMs: 60_000,
+  clientKeepAliveTimeoutMs: 65_000,
 });
 
 const parseMethods = (raw: string): Parsed<string[]> => {
@@ -37,5 +40,6 @@ export function readLimits(r: SettingReader): Limits {
     maxHeaderBytes: r.read('maxHeaderBytes', parseInteger(1024, 1024 * 1024), '16384') ?? DEFAULT_LIMITS.maxHeaderBytes,
     clientHeadersTimeoutMs: r.read('clientHeadersTimeoutMs', parseInteger(100, 600_000), '10000') ?? DEFAULT_LIMITS.clientHeadersTimeoutMs,
     clientRequestTimeoutMs: r.read('clientRequestTimeoutMs', parseInteger(100, 3_600_000), '60000') ?? DEFAULT_LIMITS.clientRequestTimeoutMs,
+    clientKeepAliveTimeoutMs: r.read('clientKeepAliveTimeoutMs', parseInteger(1000, 3_600_000), '65000') ?? DEFAULT_LIMITS.clientKeepAliveTimeoutMs,
   });
 }

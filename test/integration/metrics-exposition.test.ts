@@ -95,7 +95,7 @@ test('the upstream connection gauges show connections active and idle, and reque
   const slow = await startSlowUpstream(t, 400);
   const { proxyUrl, adminUrl } = await startTestSidecar(t, {
     defaultUpstream: toUpstream(slow.url),
-    limits: { upstreamMaxSockets: 2, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000 },
+    limits: { upstreamMaxSockets: 2, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000, clientKeepAliveTimeoutMs: 65000 },
   });
   const gauges = async (): Promise<string> => {
     const samples = parseExposition((await send(`${adminUrl}/metrics`)).body.toString());

@@ -121,7 +121,7 @@ test('the relay, which faces callers outside the pod, applies the caller limits:
   const { logger } = captureLogs();
   const relay = await startNotifyRelay(
     { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, timeoutMs: 2000, deadLetterDir: null },
-    { logger, metrics: createMetrics(), now: Date.now, callerLimits: { maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } },
+    { logger, metrics: createMetrics(), now: Date.now, callerLimits: { maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000, clientKeepAliveTimeoutMs: 65000 } },
   );
   t.teardown(() => relay.close(0));
   const started = Date.now();

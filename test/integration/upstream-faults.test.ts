@@ -126,7 +126,7 @@ test('upstream sockets are bounded by SFD_UPSTREAM_MAX_SOCKETS and reused', asyn
   const slow = await startSlowUpstream(t, 100);
   const { proxyUrl } = await startTestSidecar(t, {
     defaultUpstream: toUpstream(slow.url),
-    limits: { upstreamMaxSockets: 3, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000 },
+    limits: { upstreamMaxSockets: 3, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000, clientKeepAliveTimeoutMs: 65000 },
   });
   const answers = await Promise.all(Array.from({ length: 12 }, () => send(`${proxyUrl}/x`)));
   t.true(answers.every((a) => a.status === 200));
