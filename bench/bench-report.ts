@@ -12,6 +12,8 @@ export interface RunDescription {
   readonly node: string;
   readonly benchNode: string;
   readonly sidecarNodeOptions: string;
+  /** Node flags before the script, from the Dockerfile's CMD. */
+  readonly sidecarNodeFlags: readonly string[];
   readonly loadGenerator: string;
   readonly rounds: number;
   readonly secondsPerRun: number;
@@ -87,7 +89,7 @@ export function summarise(rounds: Rounds, rows: RowName[]): Summary {
 export function formatReport(report: RunDescription, summary: Summary): string {
   const lines = [
     `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}${report.node === report.benchNode ? '' : ` for the proxies (${report.benchNode} for the upstream and load)`}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
-    `proxies pinned to core 0; upstream and load generator to core 1; sidecar NODE_OPTIONS="${report.sidecarNodeOptions}" (from the Dockerfile)`,
+    `proxies pinned to core 0; upstream and load generator to core 1; sidecar NODE_OPTIONS="${report.sidecarNodeOptions}" and flags "${report.sidecarNodeFlags.join(' ')}" (from the Dockerfile)`,
   ];
   for (const [scenario, { rows, ratios }] of Object.entries(summary)) {
     lines.push(

@@ -15,7 +15,7 @@ import type { Measurement, Rounds, RowName } from './measurement.js';
 import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
 import { checkTargets, formatTargets, ISSUE_5_TARGETS } from './targets.js';
 import { nodeVersionOf, parseBenchArgs } from './bench-args.js';
-import { shippedNodeOptions } from './shipped-node-options.js';
+import { shippedNodeFlags, shippedNodeOptions } from './shipped-node-options.js';
 import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -160,8 +160,10 @@ async function main(): Promise<void> {
   children.watch('the upstream', pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
   await waitForPort(upstreamPort);
 
-  // The environment of a Node proxy as shipped: production mode and the Dockerfile's Node options.
+  // The environment and flags of a Node proxy as shipped: production mode and the Dockerfile's Node
+  // options and command-line flags.
   const nodeOptions = shippedNodeOptions(ROOT);
+  const nodeFlags = shippedNodeFlags(ROOT);
   const shippedNodeEnv = { PATH: process.env.PATH, NODE_ENV: 'production', NODE_OPTIONS: nodeOptions };
 
   const sidecarPort = await freePort();
@@ -169,7 +171,7 @@ async function main(): Promise<void> {
   const sidecar = pinned(
     0,
     proxyNode,
-    [join(ROOT, 'dist/src/main.js'), 'serve'],
+    [...nodeFlags, join(ROOT, 'dist/src/main.js'), 'serve'],
     {
       ...shippedNodeEnv,
       SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
@@ -214,7 +216,7 @@ http {
   if (withNodeFloor) {
     // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
     const plainPort = await freePort();
-    const plain = pinned(0, proxyNode, [join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
+    const plain = pinned(0, proxyNode, [...nodeFlags, join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
     children.watch('the plain-node proxy', plain);
     await waitForPort(plainPort);
     targets['plain-node'] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
@@ -265,6 +267,7 @@ http {
     node: proxyNodeVersion,
     benchNode: process.version,
     sidecarNodeOptions: nodeOptions,
+    sidecarNodeFlags: nodeFlags,
     loadGenerator: `${useWrk ? 'wrk' : 'autocannon'} (bench/steady-load for the fixed-rate scenario)`,
     nginx: useNginx,
     plainNodeProxy: withNodeFloor,

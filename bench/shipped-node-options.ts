@@ -1,13 +1,26 @@
-// The Node options the container image runs the sidecar with (the runtime stage's ENV NODE_OPTIONS in
-// the Dockerfile), so that the benchmark and the soak measure the sidecar as shipped, heap settings
-// included, from the one place that defines them.
+// The Node options the container image runs the sidecar with: the runtime stage's ENV NODE_OPTIONS and
+// the Node flags at the head of its CMD (V8 flags that NODE_OPTIONS does not accept), so that the
+// benchmark and the soak measure the sidecar as shipped, heap and compiler settings included, from the
+// one place that defines them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export function shippedNodeOptions(root: string): string {
+function runtimeStage(root: string): string {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  const runtime = dockerfile.slice(dockerfile.search(/^FROM .* AS runtime$/m));
-  const match = /^ENV NODE_OPTIONS=(?:"([^"]*)"|(\S+))$/m.exec(runtime);
+  return dockerfile.slice(dockerfile.search(/^FROM .* AS runtime$/m));
+}
+
+export function shippedNodeOptions(root: string): string {
+  const match = /^ENV NODE_OPTIONS=(?:"([^"]*)"|(\S+))$/m.exec(runtimeStage(root));
   if (!match) throw new Error('the Dockerfile runtime stage sets no NODE_OPTIONS');
   return match[1] ?? match[2]!;
+}
+
+/** The flags the image's CMD gives node before the script (the entrypoint is node itself). */
+export function shippedNodeFlags(root: string): string[] {
+  const match = /^CMD (\[.*\])$/m.exec(runtimeStage(root));
+  if (!match) throw new Error('the Dockerfile runtime stage has no CMD in exec form');
+  const command = JSON.parse(match[1]!) as string[];
+  const script = command.findIndex((argument) => !argument.startsWith('-'));
+  return command.slice(0, script === -1 ? command.length : script);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
-import { shippedNodeOptions } from './shipped-node-options.js';
+import { shippedNodeFlags, shippedNodeOptions } from './shipped-node-options.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const secondsArg = process.argv.indexOf('--seconds');
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   children.watch('the emulator', spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
   await waitForPort(emulatorPort);
   const port = await freePort();
-  const sidecar = spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'serve'], {
+  const sidecar = spawn(process.execPath, [...shippedNodeFlags(ROOT), join(ROOT, 'dist/src/main.js'), 'serve'], {
     stdio: 'ignore',
     env: {
       PATH: process.env.PATH,

@@ -1,7 +1,7 @@
 // The checks that matter for any rendered workload with the sidecar: the signing port on loopback
 // only, the key store never mounted with subPath, probes on the admin port, the restricted security
-// context, an environment the sidecar itself accepts, and a memory limit that leaves room for the
-// image's heap cap.
+// context, an environment the sidecar itself accepts, the image's own command (its Node flags), and a
+// memory limit that leaves room for the image's heap cap.
 import type { ExecutionContext } from 'ava';
 import { shippedNodeOptions } from '../../bench/shipped-node-options.js';
 import { loadConfig } from '../../src/config/load-config.js';
@@ -25,6 +25,8 @@ interface Container {
   livenessProbe?: { httpGet?: { path: string; port: string | number } };
   securityContext?: Record<string, unknown>;
   resources?: { limits?: { memory?: string } };
+  command?: string[];
+  args?: string[];
 }
 
 interface PodSpec {
@@ -68,6 +70,8 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
   const values = { ...env };
   for (const e of sidecar.env ?? []) if (e.valueFrom !== undefined) values[e.name] = 'stand-in-secret-value-0123456789';
   t.notThrows(() => loadConfig(values, { production: true, readFile: () => '-----BEGIN CERTIFICATE-----\n' }), 'the sidecar accepts the rendered environment');
+  t.is(sidecar.command, undefined, "the image's entrypoint is kept");
+  t.is(sidecar.args, undefined, "the image's command (with its Node flags) is kept");
   const limit = sidecar.resources?.limits?.memory;
   const oldSpaceMiB = Number(/--max-old-space-size=(\d+)/.exec(shippedNodeOptions(REPO_ROOT))?.[1]);
   t.true(oldSpaceMiB > 0, 'the image caps the old generation');

@@ -1,0 +1,34 @@
+// The bench and the soak run the sidecar with the image's Node settings, read from the Dockerfile's
+// runtime stage: NODE_OPTIONS, and the Node flags at the head of its CMD (node is the entrypoint).
+// A build stage's settings must never be taken for the runtime's.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import test from 'ava';
+import { shippedNodeFlags, shippedNodeOptions } from '../../bench/shipped-node-options.js';
+
+function dockerfileDir(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-dockerfile-'));
+  writeFileSync(join(dir, 'Dockerfile'), text);
+  return dir;
+}
+
+const BUILD_STAGE = 'FROM node:24 AS build\nENV NODE_OPTIONS="--build-only"\nCMD ["--build-flag", "build.js"]\n';
+
+test('the runtime stage gives the options and the flags before the script, not the arguments after it', (t) => {
+  const dir = dockerfileDir(`${BUILD_STAGE}FROM distroless AS runtime\nENV NODE_OPTIONS="--a=1 --b"\nCMD ["--no-maglev", "--x=2", "dist/src/main.js", "serve", "--later"]\n`);
+  t.is(shippedNodeOptions(dir), '--a=1 --b');
+  t.deepEqual(shippedNodeFlags(dir), ['--no-maglev', '--x=2']);
+});
+
+test('a CMD that starts with the script has no flags', (t) => {
+  const dir = dockerfileDir(`${BUILD_STAGE}FROM distroless AS runtime\nENV NODE_OPTIONS=--a\nCMD ["dist/src/main.js", "serve"]\n`);
+  t.is(shippedNodeOptions(dir), '--a');
+  t.deepEqual(shippedNodeFlags(dir), []);
+});
+
+test('a runtime stage without NODE_OPTIONS or an exec-form CMD is refused, never read from another stage', (t) => {
+  const dir = dockerfileDir(`${BUILD_STAGE}FROM distroless AS runtime\nCMD node dist/src/main.js serve\n`);
+  t.throws(() => shippedNodeOptions(dir), { message: 'the Dockerfile runtime stage sets no NODE_OPTIONS' });
+  t.throws(() => shippedNodeFlags(dir), { message: 'the Dockerfile runtime stage has no CMD in exec form' });
+});
