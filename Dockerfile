@@ -44,7 +44,8 @@ USER nonroot
 # 8080: signing listener (bound to 127.0.0.1 by default); 9090: admin (metrics, probes); 8081: relay.
 EXPOSE 9090 8081
 # The distroless entrypoint is node itself, so signals reach the sidecar directly (never npm start).
-# --no-maglev turns off V8's mid-tier compiler (on by default since Node 22; NODE_OPTIONS does not accept
-# the flag): on Node 24 under load it measured 86.7-89.7 MB resident against 96.5-110.7 MB with it, at no
-# more CPU per request (README, Performance). npm run bench and npm run soak pass the flags given here.
+# --no-maglev turns off V8's mid-tier compiler (on by default in Node 22 and 24; NODE_OPTIONS does not
+# accept the flag): on Node 24 under load it measured 86.7-89.7 MB resident against 96.5-110.7 MB with
+# it, at no more CPU per request (README, Performance). npm run bench and npm run soak pass the flags
+# given here.
 CMD ["--no-maglev", "dist/src/main.js", "serve"]
