@@ -3,6 +3,7 @@ import test from 'ava';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
 import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 
 test('oversized-headers are refused with 431', async (t) => {
   const { sidecar } = await startStack(t);
@@ -11,7 +12,7 @@ test('oversized-headers are refused with 431', async (t) => {
 });
 
 test('slow-headers (slowloris) are cut after SFD_CLIENT_HEADERS_TIMEOUT_MS', async (t) => {
-  const { sidecar } = await startStack(t, { sidecar: { limits: { upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000, clientKeepAliveTimeoutMs: 65000 } } });
+  const { sidecar } = await startStack(t, { sidecar: { limits: { ...DEFAULT_LIMITS, upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 100, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } } });
   const started = Date.now();
   const raw = await rawExchange(sidecar.proxyAddress.port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000);
   t.is(statusOf(raw), 408);
@@ -66,7 +67,7 @@ test('overloaded: beyond SFD_MAX_INFLIGHT requests get 503 Sidecar.Overloaded at
   const slow = await startSlowUpstream(t, 400);
   const { proxyUrl } = await startTestSidecar(t, {
     defaultUpstream: toUpstream(slow.url),
-    limits: { upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 2, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000, clientKeepAliveTimeoutMs: 65000 },
+    limits: { ...DEFAULT_LIMITS, upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 2 },
   });
   const answers = await Promise.all([1, 2, 3, 4].map(() => send(`${proxyUrl}/x`)));
   const statuses = answers.map((a) => a.status).sort();
@@ -76,7 +77,7 @@ test('overloaded: beyond SFD_MAX_INFLIGHT requests get 503 Sidecar.Overloaded at
 });
 
 test('slow-body: a request body slower than SFD_CLIENT_REQUEST_TIMEOUT_MS is cut with 408', async (t) => {
-  const { sidecar, emulator } = await startStack(t, { sidecar: { limits: { upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000, clientKeepAliveTimeoutMs: 65000 } } });
+  const { sidecar, emulator } = await startStack(t, { sidecar: { limits: { ...DEFAULT_LIMITS, upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 100, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } } });
   const started = Date.now();
   const raw = await rawExchange(sidecar.proxyAddress.port, 'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly-a-few-bytes', 8000);
   t.is(statusOf(raw), 408);

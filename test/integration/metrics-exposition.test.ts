@@ -8,6 +8,7 @@ import { send } from '../helpers/http.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
 import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 
 test('requests, upstream errors by code, sidecar errors and latencies are counted with bounded labels', async (t) => {
   const { proxyUrl, adminUrl, emulator } = await startStack(t, { sidecar: { maxBodyBytes: 100 } });
@@ -95,7 +96,7 @@ test('the upstream connection gauges show connections active and idle, and reque
   const slow = await startSlowUpstream(t, 400);
   const { proxyUrl, adminUrl } = await startTestSidecar(t, {
     defaultUpstream: toUpstream(slow.url),
-    limits: { upstreamMaxSockets: 2, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000, clientKeepAliveTimeoutMs: 65000 },
+    limits: { ...DEFAULT_LIMITS, upstreamMaxSockets: 2, upstreamRetries: 0, retryMethods: [], maxInflight: 100 },
   });
   const gauges = async (): Promise<string> => {
     const samples = parseExposition((await send(`${adminUrl}/metrics`)).body.toString());

@@ -14,6 +14,7 @@ import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 
 const TOKEN = 'relay-token-0123456789abcdef';
 const event = (status: 'started' | 'ended' | 'error' = 'started') =>
@@ -121,7 +122,7 @@ test('the relay, which faces callers outside the pod, applies the caller limits:
   const { logger } = captureLogs();
   const relay = await startNotifyRelay(
     { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, timeoutMs: 2000, deadLetterDir: null },
-    { logger, metrics: createMetrics(), now: Date.now, callerLimits: { maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000, clientKeepAliveTimeoutMs: 65000 } },
+    { logger, metrics: createMetrics(), now: Date.now, callerLimits: { ...DEFAULT_LIMITS, maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } },
   );
   t.teardown(() => relay.close(0));
   const started = Date.now();

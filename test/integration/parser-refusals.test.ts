@@ -8,8 +8,9 @@ import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 import { startStack } from '../helpers/stack.js';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 
-const QUICK_TIMEOUTS = { upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000, clientKeepAliveTimeoutMs: 65000 };
+const QUICK_TIMEOUTS = { ...DEFAULT_LIMITS, upstreamMaxSockets: 8, upstreamRetries: 0, retryMethods: [], maxInflight: 100, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 };
 
 /** The answers in a raw exchange, in order: status, headers (lowercase names) and body, by Content-Length. */
 type RawAnswer = { status: number; headers: Record<string, string>; body: string };

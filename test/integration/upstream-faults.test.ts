@@ -9,6 +9,7 @@ import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/fault
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { startSelfSignedServer } from '../helpers/tls-server.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 
 test('dns-failure: an upstream name that does not resolve gives 502', async (t) => {
   const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream('http://no-such-host.invalid') });
@@ -126,7 +127,7 @@ test('upstream sockets are bounded by SFD_UPSTREAM_MAX_SOCKETS and reused', asyn
   const slow = await startSlowUpstream(t, 100);
   const { proxyUrl } = await startTestSidecar(t, {
     defaultUpstream: toUpstream(slow.url),
-    limits: { upstreamMaxSockets: 3, upstreamRetries: 0, retryMethods: [], maxInflight: 100, maxHeaderBytes: 16384, clientHeadersTimeoutMs: 10000, clientRequestTimeoutMs: 60000, clientKeepAliveTimeoutMs: 65000 },
+    limits: { ...DEFAULT_LIMITS, upstreamMaxSockets: 3, upstreamRetries: 0, retryMethods: [], maxInflight: 100 },
   });
   const answers = await Promise.all(Array.from({ length: 12 }, () => send(`${proxyUrl}/x`)));
   t.true(answers.every((a) => a.status === 200));
