@@ -15,7 +15,7 @@ import type { Measurement, Rounds, RowName } from './measurement.js';
 import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
 import { checkTargets, formatTargets, ISSUE_5_TARGETS } from './targets.js';
 import { nodeVersionOf, parseBenchArgs } from './bench-args.js';
-import { shippedNodeFlags, shippedNodeOptions } from './shipped-node-options.js';
+import { shippedNodeFlags, shippedSidecarLaunch } from './shipped-node-options.js';
 import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -162,16 +162,16 @@ async function main(): Promise<void> {
 
   // The environment and flags of a Node proxy as shipped: production mode and the Dockerfile's Node
   // options and command-line flags.
-  const nodeOptions = shippedNodeOptions(ROOT);
+  const shipped = shippedSidecarLaunch(ROOT);
   const nodeFlags = shippedNodeFlags(ROOT);
-  const shippedNodeEnv = { PATH: process.env.PATH, NODE_ENV: 'production', NODE_OPTIONS: nodeOptions };
+  const shippedNodeEnv = { PATH: process.env.PATH, ...shipped.env };
 
   const sidecarPort = await freePort();
   const adminPort = await freePort();
   const sidecar = pinned(
     0,
     proxyNode,
-    [...nodeFlags, join(ROOT, 'dist/src/main.js'), 'serve'],
+    shipped.args,
     {
       ...shippedNodeEnv,
       SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
@@ -266,7 +266,7 @@ http {
     cpuModel: cpus()[0]?.model ?? 'unknown',
     node: proxyNodeVersion,
     benchNode: process.version,
-    sidecarNodeOptions: nodeOptions,
+    sidecarNodeOptions: shipped.env.NODE_OPTIONS,
     sidecarNodeFlags: nodeFlags,
     loadGenerator: `${useWrk ? 'wrk' : 'autocannon'} (bench/steady-load for the fixed-rate scenario)`,
     nginx: useNginx,

@@ -24,3 +24,18 @@ export function shippedNodeFlags(root: string): string[] {
   const script = command.findIndex((argument) => !argument.startsWith('-'));
   return command.slice(0, script === -1 ? command.length : script);
 }
+
+/** How the image starts the sidecar, for a Node process started here: its arguments and environment. */
+export interface ShippedSidecarLaunch {
+  /** The Node flags of the image's CMD, then the built entry and `serve`. */
+  readonly args: string[];
+  /** Production mode (no demo) and the image's NODE_OPTIONS; the caller adds PATH and the SFD_* settings. */
+  readonly env: { NODE_ENV: 'production'; NODE_OPTIONS: string };
+}
+
+export function shippedSidecarLaunch(root: string): ShippedSidecarLaunch {
+  return {
+    args: [...shippedNodeFlags(root), join(root, 'dist/src/main.js'), 'serve'],
+    env: { NODE_ENV: 'production', NODE_OPTIONS: shippedNodeOptions(root) },
+  };
+}

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
-import { shippedNodeFlags, shippedNodeOptions } from './shipped-node-options.js';
+import { shippedSidecarLaunch } from './shipped-node-options.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const secondsArg = process.argv.indexOf('--seconds');
@@ -33,12 +33,12 @@ async function main(): Promise<void> {
   children.watch('the emulator', spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
   await waitForPort(emulatorPort);
   const port = await freePort();
-  const sidecar = spawn(process.execPath, [...shippedNodeFlags(ROOT), join(ROOT, 'dist/src/main.js'), 'serve'], {
+  const shipped = shippedSidecarLaunch(ROOT);
+  const sidecar = spawn(process.execPath, shipped.args, {
     stdio: 'ignore',
     env: {
       PATH: process.env.PATH,
-      NODE_ENV: 'production',
-      NODE_OPTIONS: shippedNodeOptions(ROOT),
+      ...shipped.env,
       SFD_UPSTREAM_URL: `http://127.0.0.1:${emulatorPort}`,
       SFD_ACCESS_KEY_ID: 'AKDEMO0000000001',
       SFD_ACCESS_KEY_SECRET: 'demo-secret-for-the-local-emulator-only',

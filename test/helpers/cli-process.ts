@@ -19,8 +19,13 @@ const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', H
 
 /** Runs a Node script to its end, with a clean environment: its exit code and what it printed. */
 export function runNodeScript(script: string, args: readonly string[], options: CliRunOptions = {}): Promise<Finished> {
+  return runProcess(process.execPath, [script, ...args], options);
+}
+
+/** Runs any program to its end, with a clean environment: its exit code and what it printed. */
+export function runProcess(command: string, args: readonly string[], options: CliRunOptions = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, ...args], { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -45,8 +50,13 @@ export interface LongRunning {
 
 /** Starts a long-running command and resolves once stderr or stdout matches `ready`. */
 export function startCli(args: readonly string[], ready: RegExp, options: CliRunOptions = {}): Promise<LongRunning> {
+  return startProcess(process.execPath, [MAIN, ...args], ready, options);
+}
+
+/** Starts any long-running program with a clean environment; resolves once its output matches `ready`. */
+export function startProcess(command: string, args: readonly string[], ready: RegExp, options: CliRunOptions = {}): Promise<LongRunning> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
