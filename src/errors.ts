@@ -34,6 +34,11 @@ export const SIDECAR_ERRORS = {
   NotificationInvalid: { code: 'Sidecar.NotificationInvalid', status: 400, message: 'The notification does not follow the specification; see problems.' },
   Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },
   UpstreamUnreachable: { code: 'Sidecar.UpstreamUnreachable', status: 502, message: 'The upstream could not be reached.' },
+  NotificationNotKept: {
+    code: 'Sidecar.NotificationNotKept',
+    status: 503,
+    message: 'The notification does not follow the specification and could not be kept in the dead-letter file; send it again later.',
+  },
   AppUnavailable: {
     code: 'Sidecar.AppUnavailable',
     status: 503,

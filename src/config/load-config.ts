@@ -34,6 +34,8 @@ export interface NotifyConfig {
   readonly maxBodyBytes: number;
   readonly timeoutMs: number;
   readonly deadLetterDir: string | null;
+  /** SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: the dead-letter file's cap. */
+  readonly deadLetterMaxBytes: number;
 }
 
 export interface Config {

@@ -5,6 +5,9 @@ import { fail, ok, parseInteger, parseListen, parseOneOf, type Parsed } from './
 import type { SettingReader } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
 
+/** 64 MiB: tens of thousands of invalid events, each kept whole. */
+export const DEFAULT_DEAD_LETTER_MAX_BYTES = 64 * 1024 * 1024;
+
 const parsePath = (raw: string): Parsed<string> => {
   const text = raw.trim().replace(/\/+$/, '');
   return /^\/[A-Za-z0-9._~\-/]*$/.test(text) && text !== '' ? ok(text) : fail('a path starting with /, e.g. /notifications');
@@ -42,8 +45,9 @@ export function readNotifyConfig(r: SettingReader): NotifyConfig | null {
   const timeoutMs = r.read('notifyTimeoutMs', parseInteger(1, 600_000), '10000');
   const forwardUrl = r.read('notifyForwardUrl', parseForwardUrl);
   const deadLetterDir = r.raw('notifyDeadLetterDir')?.trim() ?? null;
+  const deadLetterMaxBytes = r.read('notifyDeadLetterMaxBytes', parseInteger(1024, 2 ** 40), String(DEFAULT_DEAD_LETTER_MAX_BYTES));
   if (r.raw('notifyListen') === undefined) return null;
   if (r.raw('notifyForwardUrl') === undefined) r.problems.push(`${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application takes notifications`);
-  if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !timeoutMs) return null;
-  return Object.freeze({ listen, path, forwardUrl, token, allowedCidrs, requireHeader: requireHeader === 'true', maxBodyBytes, timeoutMs, deadLetterDir });
+  if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !timeoutMs || !deadLetterMaxBytes) return null;
+  return Object.freeze({ listen, path, forwardUrl, token, allowedCidrs, requireHeader: requireHeader === 'true', maxBodyBytes, timeoutMs, deadLetterDir, deadLetterMaxBytes });
 }

@@ -1,7 +1,8 @@
 // The notification relay (issue #8): accept the service's callback only from where it may come, check
 // it against the specification, hand it to the application with an Idempotency-Key, and acknowledge
 // the service only once the application has accepted it. Invalid events are refused with every problem
-// listed and kept in the dead-letter file; a repeat of a delivered id is acknowledged without delivery.
+// listed and kept in the dead-letter file (503 when it cannot keep them); a repeat of a delivered id is
+// acknowledged without delivery.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
@@ -111,14 +112,21 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
   async function invalid(outgoing: ServerResponse, incoming: IncomingMessage, body: Buffer, id: string | null, problems: readonly string[]): Promise<void> {
     observer.notification('none', 'none', 'invalid');
     logger.warn('notification invalid', { notificationId: id, problems: problems.join('; ') });
+    let kept = true;
     if (deps.deadLetter) {
       try {
         await deps.deadLetter({ receivedAt: new Date(deps.now()).toISOString(), id, problems, headers: headerRecord(incoming), body: body.toString('utf8') });
       } catch (error) {
-        logger.error('could not write the dead-letter file', { notificationId: id, errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+        // The file is the only copy of an event the service would not send again after a 400: a 503
+        // asks it to send the event again, by when the disk or the cap may have room (issue #8: nothing is lost).
+        kept = false;
+        logger.error('could not keep the invalid notification in the dead-letter file; answered 503 so that the service sends it again', {
+          notificationId: id,
+          errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
+        });
       }
     }
-    const spec = SIDECAR_ERRORS.NotificationInvalid;
+    const spec = kept ? SIDECAR_ERRORS.NotificationInvalid : SIDECAR_ERRORS.NotificationNotKept;
     answer(outgoing, spec.status, { code: spec.code, message: spec.message, problems });
   }
 

@@ -45,7 +45,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     maxBodyBytes: config.maxBodyBytes,
     delivery,
     deliveredIds: createDeliveredIds(10_000),
-    deadLetter: config.deadLetterDir ? createDeadLetterWriter(config.deadLetterDir) : null,
+    deadLetter: config.deadLetterDir ? createDeadLetterWriter(config.deadLetterDir, config.deadLetterMaxBytes) : null,
     logger: deps.logger,
     observer: createNotifyObserver(deps.metrics),
     now: deps.now,

@@ -121,3 +121,18 @@ test('an allow-list entry with an empty prefix (10.0.0.0/) stops the process ins
   t.true(run.stderr.includes('SFD_NOTIFY_ALLOWED_CIDRS: must be a comma-separated list of addresses or CIDR ranges'), run.stderr);
   t.true(run.stderr.includes('(bad entry: 10.0.0.0/)'));
 });
+
+test('a dead-letter cap below 1024 bytes stops the process with the allowed range', async (t) => {
+  const run = await runCli(['serve'], {
+    env: {
+      SFD_UPSTREAM_URL: 'https://gw.example.com',
+      SFD_ACCESS_KEY_ID: 'AK1',
+      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+      SFD_NOTIFY_LISTEN: '127.0.0.1:0',
+      SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
+      SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '100',
+    },
+  });
+  t.is(run.code, 2);
+  t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be a whole number from 1024 to 1099511627776'), run.stderr);
+});

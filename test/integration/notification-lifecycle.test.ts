@@ -2,6 +2,7 @@
 // recording's lifecycle to the relay, which hands each event to the application in order.
 import test from 'ava';
 import type { NotifyConfig } from '../../src/config/load-config.js';
+import { DEFAULT_DEAD_LETTER_MAX_BYTES } from '../../src/config/notify-config.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { parseNotification } from '../../src/notify/notifications.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -23,6 +24,7 @@ for (const outcome of ['ended', 'error'] as const) {
       maxBodyBytes: 65536,
       timeoutMs: 2000,
       deadLetterDir: null,
+      deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
     };
     const relay = await startNotifyRelay(config, { logger: captureLogs().logger, metrics: createMetrics(), now: Date.now });
     t.teardown(() => relay.close(0));

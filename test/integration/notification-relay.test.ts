@@ -1,11 +1,12 @@
 // The notification relay with a real application behind it: delivery with an Idempotency-Key,
 // acknowledgement only after the app accepted, refusals (token, source, header, method, type, size),
 // invalid events listed and dead-lettered, app failures answered 503, and duplicates delivered once.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { NotifyConfig } from '../../src/config/load-config.js';
+import { DEFAULT_DEAD_LETTER_MAX_BYTES } from '../../src/config/notify-config.js';
 import { recordingEvent } from '../../src/notify/build-events.js';
 import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
@@ -34,6 +35,7 @@ async function relayFor(t: ExecutionContext, app: TestApp, overrides: Partial<No
     maxBodyBytes: 65536,
     timeoutMs: 2000,
     deadLetterDir: null,
+    deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
     ...overrides,
   };
   const relay = await startNotifyRelay(config, { logger: logs.logger, metrics, now: Date.now });
@@ -121,7 +123,7 @@ test('the relay, which faces callers outside the pod, applies the caller limits:
   const app = await startTestApp(t);
   const { logger } = captureLogs();
   const relay = await startNotifyRelay(
-    { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, timeoutMs: 2000, deadLetterDir: null },
+    { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, timeoutMs: 2000, deadLetterDir: null, deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES },
     { logger, metrics: createMetrics(), now: Date.now, callerLimits: { ...DEFAULT_LIMITS, maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } },
   );
   t.teardown(() => relay.close(0));
@@ -156,6 +158,36 @@ test('an invalid event is refused with every problem, counted, logged with its i
   t.is(letters.length, 2);
   t.like(letters[0], { id: bad.id, body, problems: ['data.ended: is required when status is ended (rule 2)', 'data.accessUrl: is required when status is ended (rule 2)'] });
   t.like(letters[1], { id: null, body: '{not json', problems: ['(body): not valid JSON'] });
+});
+
+test('an invalid event the dead-letter file cannot keep (its cap reached) is answered 503 so that the service sends it again', async (t) => {
+  const app = await startTestApp(t);
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-dead-'));
+  // Room for one letter of this event (about 1.7 KB with its headers), not for two.
+  const { url, metrics, logs } = await relayFor(t, app, { deadLetterDir: dir, deadLetterMaxBytes: 2048 });
+  const path = join(dir, DEAD_LETTER_FILE);
+  const bad = event('ended');
+  const body = JSON.stringify({ ...bad, data: { ...bad.data, ended: undefined, note: 'x'.repeat(900) } });
+  t.is((await send(url, { method: 'POST', headers: lls, body })).status, 400);
+  const keptBytes = statSync(path).size;
+  t.true(keptBytes > 1024 && keptBytes <= 2048, `one letter is ${keptBytes} bytes`);
+
+  const refused = await send(url, { method: 'POST', headers: lls, body });
+  t.is(refused.status, 503);
+  t.deepEqual(refused.json(), {
+    code: 'Sidecar.NotificationNotKept',
+    message: 'The notification does not follow the specification and could not be kept in the dead-letter file; send it again later.',
+    problems: ['data.ended: is required when status is ended (rule 2)'],
+  });
+  t.is(statSync(path).size, keptBytes, 'the file never passes its cap');
+  t.true(logs.lines().some((l) => l.level === 'error' && l.notificationId === bad.id && l.errorCode === 'DEAD_LETTER_FULL'));
+  t.is(await counted(metrics, 'invalid'), 2);
+  t.is(app.received.length, 0);
+
+  // The operator moves the file away; the service's next attempt is kept.
+  renameSync(path, `${path}.1`);
+  t.is((await send(url, { method: 'POST', headers: lls, body })).status, 400);
+  t.like(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>, { id: bad.id, body });
 });
 
 test('app down, failing or slow: the service gets 503 and the event is not remembered as delivered', async (t) => {
