@@ -4,7 +4,8 @@
 // misbehaving sender holding the token) cannot fill the volume under the other files the pod needs; a
 // letter that would pass the cap is refused like a failed append, and the service is asked to send it
 // again once an operator has moved the file away.
-import { appendFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, appendFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 
 export interface DeadLetter {
@@ -28,6 +29,23 @@ export class DeadLetterFullError extends Error {
     readonly maxBytes: number,
   ) {
     super(`the dead-letter file holds ${sizeBytes} bytes; one more letter would pass its cap of ${maxBytes}`);
+  }
+}
+
+/**
+ * Why the directory cannot take the dead-letter file, or null when it can (checked at start, so that a
+ * mistyped or read-only directory stops the relay at once instead of at the first invalid event).
+ */
+export async function deadLetterDirProblem(dir: string): Promise<string | null> {
+  try {
+    if (!(await stat(dir)).isDirectory()) return 'is not a directory';
+    await access(dir, constants.W_OK | constants.X_OK);
+    return null;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'does not exist';
+    if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'is not writable by this process';
+    return `cannot be used (${code ?? 'unknown error'})`;
   }
 }
 

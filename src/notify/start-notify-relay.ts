@@ -4,8 +4,10 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import { ConfigError } from '../config/config-error.js';
 import { DEFAULT_LIMITS } from '../config/limits-config.js';
 import type { NotifyConfig } from '../config/load-config.js';
+import { SETTINGS } from '../config/settings.js';
 import { SIDECAR_ERRORS, errorBody } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -15,7 +17,7 @@ import { callerLimitOptions, type CallerLimits } from '../server/caller-limits.j
 import { catalogRefusalAnswer } from '../server/catalog-refusal-answer.js';
 import { createHttpServer } from '../server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from '../server/listen.js';
-import { createDeadLetterWriter } from './dead-letter.js';
+import { createDeadLetterWriter, deadLetterDirProblem } from './dead-letter.js';
 import { createDeliveredIds } from './delivered-ids.js';
 import { createAppDelivery } from './deliver-to-app.js';
 import { createNotificationHandler } from './handle-notification.js';
@@ -36,6 +38,8 @@ export interface NotifyRelayDeps {
 }
 
 export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDeps): Promise<RunningNotifyRelay> {
+  const deadLetterProblem = config.deadLetterDir ? await deadLetterDirProblem(config.deadLetterDir) : null;
+  if (deadLetterProblem) throw new ConfigError([`${SETTINGS.notifyDeadLetterDir.env}: ${config.deadLetterDir} ${deadLetterProblem}; it must be a directory this process can write`]);
   const delivery = createAppDelivery(config.forwardUrl, config.timeoutMs);
   const handle = createNotificationHandler({
     path: config.path,

@@ -136,3 +136,27 @@ test('a dead-letter cap below 1024 bytes stops the process with the allowed rang
   t.is(run.code, 2);
   t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be a whole number from 1024 to 1099511627776'), run.stderr);
 });
+
+test('a dead-letter directory that is missing or is a file stops the process at start, before any listener stays open', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-dl-dir-'));
+  writeFileSync(join(dir, 'a-file'), '');
+  for (const [path, problem] of [
+    [join(dir, 'missing'), 'does not exist'],
+    [join(dir, 'a-file'), 'is not a directory'],
+  ] as const) {
+    const run = await runCli(['serve'], {
+      env: {
+        SFD_UPSTREAM_URL: 'https://gw.example.com',
+        SFD_ACCESS_KEY_ID: 'AK1',
+        SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+        SFD_LISTEN: '127.0.0.1:0',
+        SFD_ADMIN_LISTEN: '127.0.0.1:0',
+        SFD_NOTIFY_LISTEN: '127.0.0.1:0',
+        SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
+        SFD_NOTIFY_DEAD_LETTER_DIR: path,
+      },
+    });
+    t.is(run.code, 2);
+    t.true(run.stderr.includes(`SFD_NOTIFY_DEAD_LETTER_DIR: ${path} ${problem}; it must be a directory this process can write`), run.stderr);
+  }
+});
