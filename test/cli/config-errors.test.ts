@@ -106,33 +106,26 @@ test('an unknown flag and an unknown command are refused with usage', async (t) 
   t.true(help.stdout.includes('SFD_UPSTREAM_URL'));
 });
 
+/** A configured sidecar with the notification relay on, on ports of its own choosing. */
+const relayOn = {
+  SFD_UPSTREAM_URL: 'https://gw.example.com',
+  SFD_ACCESS_KEY_ID: 'AK1',
+  SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+  SFD_LISTEN: '127.0.0.1:0',
+  SFD_ADMIN_LISTEN: '127.0.0.1:0',
+  SFD_NOTIFY_LISTEN: '127.0.0.1:0',
+  SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
+};
+
 test('an allow-list entry with an empty prefix (10.0.0.0/) stops the process instead of allowing every address', async (t) => {
-  const run = await runCli(['serve'], {
-    env: {
-      SFD_UPSTREAM_URL: 'https://gw.example.com',
-      SFD_ACCESS_KEY_ID: 'AK1',
-      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
-      SFD_NOTIFY_LISTEN: '127.0.0.1:0',
-      SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
-      SFD_NOTIFY_ALLOWED_CIDRS: '203.0.113.0/24, 10.0.0.0/',
-    },
-  });
+  const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_ALLOWED_CIDRS: '203.0.113.0/24, 10.0.0.0/' } });
   t.is(run.code, 2);
   t.true(run.stderr.includes('SFD_NOTIFY_ALLOWED_CIDRS: must be a comma-separated list of addresses or CIDR ranges'), run.stderr);
   t.true(run.stderr.includes('(bad entry: 10.0.0.0/)'));
 });
 
 test('a dead-letter cap below 1024 bytes stops the process with the allowed range', async (t) => {
-  const run = await runCli(['serve'], {
-    env: {
-      SFD_UPSTREAM_URL: 'https://gw.example.com',
-      SFD_ACCESS_KEY_ID: 'AK1',
-      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
-      SFD_NOTIFY_LISTEN: '127.0.0.1:0',
-      SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
-      SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '100',
-    },
-  });
+  const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '100' } });
   t.is(run.code, 2);
   t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be a whole number from 1024 to 1099511627776'), run.stderr);
 });
@@ -144,18 +137,7 @@ test('a dead-letter directory that is missing or is a file stops the process at 
     [join(dir, 'missing'), 'does not exist'],
     [join(dir, 'a-file'), 'is not a directory'],
   ] as const) {
-    const run = await runCli(['serve'], {
-      env: {
-        SFD_UPSTREAM_URL: 'https://gw.example.com',
-        SFD_ACCESS_KEY_ID: 'AK1',
-        SFD_ACCESS_KEY_SECRET: TEST_SECRET,
-        SFD_LISTEN: '127.0.0.1:0',
-        SFD_ADMIN_LISTEN: '127.0.0.1:0',
-        SFD_NOTIFY_LISTEN: '127.0.0.1:0',
-        SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
-        SFD_NOTIFY_DEAD_LETTER_DIR: path,
-      },
-    });
+    const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_DEAD_LETTER_DIR: path } });
     t.is(run.code, 2);
     t.true(run.stderr.includes(`SFD_NOTIFY_DEAD_LETTER_DIR: ${path} ${problem}; it must be a directory this process can write`), run.stderr);
   }
