@@ -51,12 +51,29 @@ test('monitoring: the PrometheusRule and the dashboard are those of deploy/', (t
   }
 });
 
-test('the relay scenario exposes the notify port with its Service and reads the token from a Secret', (t) => {
+test('the relay scenario exposes the notify port with its Service, reads the token from a Secret and keeps invalid events in a capped volume', (t) => {
   const { objects } = render(['-f', join(CHART, 'ci/relay-values.yaml')]);
   const service = objects.find((o) => o.kind === 'Service' && o.metadata.name.endsWith('-notify'));
   t.truthy(service);
   const deployment = JSON.stringify(objects.find((o) => o.kind === 'Deployment'));
   t.true(deployment.includes('"name":"SFD_NOTIFY_TOKEN","valueFrom":{"secretKeyRef":{"name":"sfd-notify-token","key":"token"}}'));
+  t.true(deployment.includes('{"name":"SFD_NOTIFY_DEAD_LETTER_DIR","value":"/var/lib/sfd-sidecar/dead-letter"},{"name":"SFD_NOTIFY_DEAD_LETTER_MAX_BYTES","value":"67108864"}'));
+  t.true(deployment.includes('{"name":"sfd-dead-letter","mountPath":"/var/lib/sfd-sidecar/dead-letter"}'));
+  t.true(deployment.includes('{"name":"sfd-dead-letter","emptyDir":{"sizeLimit":"128Mi"}}'));
+  // Without the relay there is nothing to keep, whatever deadLetter says.
+  const off = JSON.stringify(render(['-f', join(CHART, 'ci/relay-values.yaml'), '--set', 'notify.enabled=false']).objects);
+  t.false(off.includes('sfd-dead-letter') || off.includes('SFD_NOTIFY_DEAD_LETTER'));
+  // Another volume source replaces the emptyDir, which is set to null; left beside it, the schema says so.
+  const values = (text: string): string => {
+    const file = join(mkdtempSync(join(tmpdir(), 'sfd-values-')), 'values.yaml');
+    writeFileSync(file, text);
+    return file;
+  };
+  const pvc = render(['-f', join(CHART, 'ci/relay-values.yaml'), '-f', values('notify:\n  deadLetter:\n    volume:\n      emptyDir: null\n      persistentVolumeClaim:\n        claimName: letters\n')]);
+  t.true(JSON.stringify(pvc.objects).includes('{"name":"sfd-dead-letter","persistentVolumeClaim":{"claimName":"letters"}}'), pvc.stderr);
+  const both = render(['-f', join(CHART, 'ci/relay-values.yaml'), '-f', values('notify:\n  deadLetter:\n    volume:\n      persistentVolumeClaim:\n        claimName: letters\n')]);
+  t.not(both.code, 0);
+  t.regex(both.stderr, /notify\.deadLetter\.volume: Must have at most 1 properties/);
 });
 
 test('optional features are off by default, and the values schema refuses typos and bad values', (t) => {

@@ -59,7 +59,9 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
   t.is(sidecar.startupProbe?.httpGet?.path, '/readyz');
   for (const mount of sidecar.volumeMounts ?? []) {
     t.is(mount.subPath, undefined, `${mount.name} is not mounted with subPath`);
-    t.true(mount.readOnly, `${mount.name} is read-only`);
+    // The one writable volume, when the relay keeps invalid events, is the dead-letter directory itself.
+    if (mount.mountPath === env.SFD_NOTIFY_DEAD_LETTER_DIR) t.falsy(mount.readOnly, `${mount.name} is writable`);
+    else t.true(mount.readOnly, `${mount.name} is read-only`);
   }
   t.true(env.SFD_KEYSTORE_FILE?.startsWith((sidecar.volumeMounts ?? []).find((m) => m.name === 'sfd-keystore')!.mountPath), 'the key store is in the mounted directory');
   const context = sidecar.securityContext ?? {};

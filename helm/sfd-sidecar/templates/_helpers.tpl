@@ -102,6 +102,12 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
           name: {{ .Values.notify.tokenSecret.name }}
           key: {{ .Values.notify.tokenSecret.key }}
     {{- end }}
+    {{- if .Values.notify.deadLetter.enabled }}
+    - name: SFD_NOTIFY_DEAD_LETTER_DIR
+      value: /var/lib/sfd-sidecar/dead-letter
+    - name: SFD_NOTIFY_DEAD_LETTER_MAX_BYTES
+      value: {{ .Values.notify.deadLetter.maxBytes | int64 | quote }}
+    {{- end }}
     {{- end }}
     {{- with .Values.sidecar.extraEnv }}
     {{- toYaml . | nindent 4 }}
@@ -141,6 +147,10 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
       mountPath: /etc/sfd-sidecar/ca
       readOnly: true
     {{- end }}
+    {{- if and .Values.notify.enabled .Values.notify.deadLetter.enabled }}
+    - name: sfd-dead-letter
+      mountPath: /var/lib/sfd-sidecar/dead-letter
+    {{- end }}
   securityContext:
     {{- toYaml .Values.securityContext | nindent 4 }}
   resources:
@@ -159,5 +169,9 @@ sfd-sidecar.volumes: the volumes the sidecar container mounts, list items.
 - name: sfd-upstream-ca
   secret:
     secretName: {{ .Values.sidecar.upstreamCaSecret }}
+{{- end }}
+{{- if and .Values.notify.enabled .Values.notify.deadLetter.enabled }}
+- name: sfd-dead-letter
+  {{- toYaml .Values.notify.deadLetter.volume | nindent 2 }}
 {{- end }}
 {{- end -}}
