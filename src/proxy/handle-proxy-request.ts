@@ -8,7 +8,6 @@ import type { ProfileResolver, ResolvedProfile } from '../keys/profile-resolver.
 import { alternateKey, currentKey } from '../keys/select-key.js';
 import type { Limits } from '../config/limits-config.js';
 import { describeError, type Logger } from '../observability/logger.js';
-import { operationOf, type Operation } from '../observability/operation-name.js';
 import type { ProxyObserver, RequestLabels } from '../observability/proxy-observer.js';
 import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
@@ -17,9 +16,11 @@ import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
 import { declaresNoBody, NO_BODY, readBody } from './read-body.js';
+import { newRecord } from './request-record.js';
 import type { RequestSigner } from './request-signer.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
 import { newTraceId, sendSidecarError } from './send-error.js';
+import { streamToCaller } from './stream-to-caller.js';
 import { tapErrorCode } from './tap-error-code.js';
 
 export interface ProxyHandlerDeps {
@@ -37,49 +38,6 @@ export interface ProxyHandlerDeps {
 
 export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
-/**
- * What one request's log line says (never a secret, a signature or a header value). Every field is
- * present from the start (undefined ones are left out of the line), so that all records share one
- * shape and the record itself is the log line: no per-request copy.
- */
-type RequestRecord = {
-  method: string;
-  path: string;
-  operation: Operation;
-  /** A profile of the key store (never a name the caller was refused). */
-  profile: string | undefined;
-  /** A profile the caller asked for and was refused. */
-  refusedProfile: string | undefined;
-  traceparent: string | undefined;
-  accessKeyId: string | undefined;
-  upstreamTraceId: string | undefined;
-  sidecarTraceId: string | undefined;
-  errorCode: string | undefined;
-  resigned: boolean | undefined;
-  status: number | undefined;
-  completed: boolean | undefined;
-  durationMs: number | undefined;
-};
-
-function newRecord(method: string, path: string, traceparent: string | undefined): RequestRecord {
-  return {
-    method,
-    path,
-    operation: operationOf(method, path),
-    profile: undefined,
-    refusedProfile: undefined,
-    traceparent,
-    accessKeyId: undefined,
-    upstreamTraceId: undefined,
-    sidecarTraceId: undefined,
-    errorCode: undefined,
-    resigned: undefined,
-    status: undefined,
-    completed: undefined,
-    durationMs: undefined,
-  };
-}
-
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** Gateway answers that mean "this key is not accepted" (field-notes §3), worth one retry with another. */
 const KEY_REFUSED = new Map([
@@ -89,27 +47,6 @@ const KEY_REFUSED = new Map([
 const ERROR_PREFIX_LIMIT = 16 * 1024;
 /** Connection failures before any response: the request did not reach the upstream's application. */
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ETIMEDOUT']);
-
-/**
- * Streams an upstream response to the caller, pausing the upstream while the caller's socket is full.
- * A failure on either side cuts the other: a truncated body is never passed off as complete.
- * (stream.pipeline does the same, but builds an AbortError for every request it completes; `pipe`
- * adds and removes eight listeners per response. Both showed in the profile.)
- */
-function streamToCaller(response: IncomingMessage, outgoing: ServerResponse): void {
-  response.on('data', (chunk: Buffer) => {
-    if (!outgoing.write(chunk)) response.pause();
-  });
-  outgoing.on('drain', () => response.resume());
-  response.on('end', () => outgoing.end());
-  // `on`, not `once`: each of these is emitted at most once per message, and `once` allocates a
-  // wrapper per listener per request.
-  response.on('error', () => outgoing.destroy());
-  response.on('aborted', () => outgoing.destroy());
-  outgoing.on('close', () => {
-    if (!response.complete) response.destroy();
-  });
-}
 
 /**
  * Adds the signer's headers to the forwarded ones. No name can clash (the caller's versions were
