@@ -117,10 +117,11 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
       try {
         await deps.deadLetter({ receivedAt: new Date(deps.now()).toISOString(), id, problems, headers: headerRecord(incoming), body: body.toString('utf8') });
       } catch (error) {
-        // The file is the only copy of an event the service would not send again after a 400: a 503
-        // asks it to send the event again, by when the disk or the cap may have room (issue #8: nothing is lost).
+        // No retry policy of the service is published (field notes), so after a 400 the file is the
+        // event's only copy: a 503 asks for it again, by when the disk or the cap may have room (issue
+        // #8: nothing is lost).
         kept = false;
-        logger.error('could not keep the invalid notification in the dead-letter file; answered 503 so that the service sends it again', {
+        logger.error('could not keep the invalid notification in the dead-letter file; answered 503 so that the service may send it again', {
           notificationId: id,
           errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
         });
