@@ -1,4 +1,5 @@
-// The README is the user's manual: its configuration and errors tables must match the code.
+// The README is the user's manual: its configuration, errors and metrics tables must match the code, and
+// its links to its own sections must lead somewhere.
 import { readFileSync } from 'node:fs';
 import test from 'ava';
 import { SETTING_LIST } from '../../src/config/settings.js';
@@ -49,5 +50,16 @@ test('the metrics table lists every metric with its type, labels and meaning', (
   t.deepEqual(
     rows,
     METRIC_DEFINITIONS.map((m) => [`\`${m.name}\``, m.type, m.labels.map((l) => `\`${l}\``).join(', '), m.help]),
+  );
+});
+
+test('every link to a section of the README names a heading it has', (t) => {
+  // GitHub's anchors: the heading in lower case, without punctuation, spaces as hyphens.
+  const anchors = new Set([...readme.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-')));
+  const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]!);
+  t.true(links.length >= 10);
+  t.deepEqual(
+    links.filter((link) => !anchors.has(link)),
+    [],
   );
 });
