@@ -1,7 +1,9 @@
 // `npm run start:shipped` runs the sidecar as the container image does, for load tests of one's own:
 // production mode (no demo), the Dockerfile's NODE_OPTIONS and Node flags, and one process (the shell
 // execs it) that SIGTERM reaches. The script's text after its build step is run here as npm runs it.
-import { readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { shippedNodeFlags, shippedNodeOptions } from '../../bench/shipped-node-options.js';
@@ -14,9 +16,18 @@ const script = (JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scr
 const BUILD = 'npm run build && ';
 const loopbackPorts = { SFD_LISTEN: '127.0.0.1:0', SFD_ADMIN_LISTEN: '127.0.0.1:0' };
 
-test('the script builds first, then runs the printed command in place of the shell', (t) => {
+test('the script builds first, then runs the printed command in place of the shell, and only if it was printed', (t) => {
   t.true(script.startsWith(BUILD));
-  t.regex(script.slice(BUILD.length), /^eval "exec \$\(node dist\/bench\/shipped-command\.js\)"$/);
+  t.is(script.slice(BUILD.length), 'command=$(node dist/bench/shipped-command.js) && eval "exec $command"');
+});
+
+test('when the command cannot be worked out (no Dockerfile), the script fails with the reason instead of exiting 0', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'sfd-no-dockerfile-'));
+  mkdirSync(join(root, 'dist/bench'), { recursive: true });
+  for (const file of ['shipped-command.js', 'shipped-node-options.js']) copyFileSync(join(ROOT, 'dist/bench', file), join(root, 'dist/bench', file));
+  const finished = await runProcess('sh', ['-c', script.slice(BUILD.length)], { cwd: root });
+  t.not(finished.code, 0);
+  t.regex(finished.stderr, /ENOENT: no such file or directory, open '.*\/Dockerfile'/);
 });
 
 test('with nothing configured it refuses to start instead of running the demo', async (t) => {
