@@ -116,11 +116,13 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     if (deps.deadLetter) {
       try {
         await deps.deadLetter({ receivedAt: new Date(deps.now()).toISOString(), id, problems, headers: headerRecord(incoming), body: body.toString('utf8') });
+        observer.deadLetter('kept');
       } catch (error) {
         // No retry policy of the service is published (field notes), so after a 400 the file is the
         // event's only copy: a 503 asks for it again, by when the disk or the cap may have room (issue
         // #8: nothing is lost).
         kept = false;
+        observer.deadLetter('not_kept');
         logger.error('could not keep the invalid notification in the dead-letter file; answered 503 so that the service may send it again', {
           notificationId: id,
           errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',

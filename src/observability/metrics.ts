@@ -24,6 +24,7 @@ export const METRIC_DEFINITIONS = [
   { name: 'sfd_ready', type: 'gauge', labels: [], help: '1 when the sidecar can sign for its default profile, else 0.' },
   { name: 'sfd_notifications_total', type: 'counter', labels: ['type', 'status', 'result'], help: 'Notifications received by the relay, by type, recording status and result (delivered, duplicate, invalid, refused, app_error).' },
   { name: 'sfd_notification_delivery_duration_seconds', type: 'histogram', labels: [], help: 'Time the application took to accept a notification.' },
+  { name: 'sfd_notification_dead_letters_total', type: 'counter', labels: ['result'], help: 'Invalid notifications appended to the dead-letter file (kept), or answered 503 because it could not take them (not_kept).' },
 ] as const;
 
 type Definition = (typeof METRIC_DEFINITIONS)[number];

@@ -166,6 +166,13 @@ test('an invalid event the dead-letter file cannot keep (its cap reached) is ans
   // Room for one letter of this event (about 1.7 KB with its headers), not for two.
   const { url, metrics, logs } = await relayFor(t, app, { deadLetterDir: dir, deadLetterMaxBytes: 2048 });
   const path = join(dir, DEAD_LETTER_FILE);
+  const deadLetters = async (): Promise<Record<string, number>> =>
+    Object.fromEntries(
+      parseExposition(await metrics.registry.metrics())
+        .filter((s) => s.name === 'sfd_notification_dead_letters_total')
+        .map((s) => [s.labels.result!, s.value]),
+    );
+  t.deepEqual(await deadLetters(), { kept: 0, not_kept: 0 }, 'both series exist before the first letter');
   const bad = event('ended');
   const body = JSON.stringify({ ...bad, data: { ...bad.data, ended: undefined, note: 'x'.repeat(900) } });
   t.is((await send(url, { method: 'POST', headers: lls, body })).status, 400);
@@ -180,6 +187,7 @@ test('an invalid event the dead-letter file cannot keep (its cap reached) is ans
     problems: ['data.ended: is required when status is ended (rule 2)'],
   });
   t.is(statSync(path).size, keptBytes, 'the file never passes its cap');
+  t.deepEqual(await deadLetters(), { kept: 1, not_kept: 1 });
   t.true(logs.lines().some((l) => l.level === 'error' && l.notificationId === bad.id && l.errorCode === 'DEAD_LETTER_FULL'));
   t.is(await counted(metrics, 'invalid'), 2);
   t.is(app.received.length, 0);
