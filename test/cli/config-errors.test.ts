@@ -130,6 +130,12 @@ test('a dead-letter cap below 1024 bytes stops the process with the allowed rang
   t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be a whole number from 1024 to 1099511627776'), run.stderr);
 });
 
+test('a dead-letter cap too small for the largest notification accepted stops the process', async (t) => {
+  const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_DEAD_LETTER_DIR: tmpdir(), SFD_NOTIFY_MAX_BODY_BYTES: '65536', SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '524287' } });
+  t.is(run.code, 2);
+  t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be at least 8 times SFD_NOTIFY_MAX_BODY_BYTES (524288)'), run.stderr);
+});
+
 test('a dead-letter directory that is missing or is a file stops the process at start, before any listener stays open', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sfd-dl-dir-'));
   writeFileSync(join(dir, 'a-file'), '');
