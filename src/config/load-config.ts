@@ -3,7 +3,7 @@
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { parseInteger, parseListen, parseOneOf, parseUpstreamUrl, type ListenAddress, type UpstreamTarget } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
-import { readNotifyConfig } from './notify-config.js';
+import { readNotifyConfig, smallestDeadLetterCap } from './notify-config.js';
 import { readLimits, type Limits } from './limits-config.js';
 import { SettingReader, type FileReader, type SettingValues } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
@@ -111,6 +111,12 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const limits = readLimits(r);
   if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
     r.problems.push('SFD_CLIENT_HEADERS_TIMEOUT_MS: must not be longer than SFD_CLIENT_REQUEST_TIMEOUT_MS');
+  }
+  const smallestCap = notify?.deadLetterDir ? smallestDeadLetterCap(notify.maxBodyBytes, limits.maxHeaderBytes) : 0;
+  if (notify && notify.deadLetterMaxBytes < smallestCap) {
+    r.problems.push(
+      `${SETTINGS.notifyDeadLetterMaxBytes.env}: must be at least ${smallestCap}, so that the dead-letter file can take the largest notification accepted (6 times ${SETTINGS.notifyMaxBodyBytes.env} plus ${SETTINGS.maxHeaderBytes.env}, as JSON-escaped, plus 4096)`,
+    );
   }
   r.assertValid();
 

@@ -7,11 +7,16 @@ import { SETTINGS } from './settings.js';
 
 /** 64 MiB: tens of thousands of invalid events, each kept whole. */
 export const DEFAULT_DEAD_LETTER_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
- * A letter holds the body JSON-escaped (up to 6 bytes per byte received, `\u0000`) and the headers: a
- * cap below this many bodies could refuse the largest notification accepted every time it came.
+ * The smallest dead-letter cap that always takes the largest notification the relay accepts: a letter
+ * holds its body and head JSON-escaped, up to 6 bytes for each byte received (`\u0000`), and its own
+ * fields (time, id, the problems found: a few hundred bytes, 4 KiB allowed). A smaller cap could
+ * refuse that notification every time it came.
  */
-const LETTERS_PER_BODY = 8;
+export function smallestDeadLetterCap(maxBodyBytes: number, maxHeaderBytes: number): number {
+  return 6 * (maxBodyBytes + maxHeaderBytes) + 4096;
+}
 
 const parsePath = (raw: string): Parsed<string> => {
   const text = raw.trim().replace(/\/+$/, '');
@@ -53,11 +58,6 @@ export function readNotifyConfig(r: SettingReader): NotifyConfig | null {
   const deadLetterMaxBytes = r.read('notifyDeadLetterMaxBytes', parseInteger(1024, 2 ** 40), String(DEFAULT_DEAD_LETTER_MAX_BYTES));
   if (r.raw('notifyListen') === undefined) return null;
   if (r.raw('notifyForwardUrl') === undefined) r.problems.push(`${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application takes notifications`);
-  if (deadLetterDir && maxBodyBytes && deadLetterMaxBytes && deadLetterMaxBytes < LETTERS_PER_BODY * maxBodyBytes) {
-    r.problems.push(
-      `${SETTINGS.notifyDeadLetterMaxBytes.env}: must be at least ${LETTERS_PER_BODY} times ${SETTINGS.notifyMaxBodyBytes.env} (${LETTERS_PER_BODY * maxBodyBytes}), so that the largest notification accepted always fits in the dead-letter file`,
-    );
-  }
   if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !timeoutMs || !deadLetterMaxBytes) return null;
   return Object.freeze({ listen, path, forwardUrl, token, allowedCidrs, requireHeader: requireHeader === 'true', maxBodyBytes, timeoutMs, deadLetterDir, deadLetterMaxBytes });
 }

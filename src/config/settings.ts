@@ -51,7 +51,7 @@ export const SETTINGS = define({
   notifyMaxBodyBytes: { env: 'SFD_NOTIFY_MAX_BODY_BYTES', defaultText: '65536', description: 'largest notification accepted (413 beyond)' },
   notifyTimeoutMs: { env: 'SFD_NOTIFY_TIMEOUT_MS', defaultText: '10000', description: 'time the application has to accept a notification (503 to the service beyond)' },
   notifyDeadLetterDir: { env: 'SFD_NOTIFY_DEAD_LETTER_DIR', description: 'directory where invalid notifications are appended to notifications-dead-letter.jsonl; must exist and be writable' },
-  notifyDeadLetterMaxBytes: { env: 'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES', defaultText: '67108864', description: 'largest size of the dead-letter file (at least 8 times SFD_NOTIFY_MAX_BODY_BYTES); an invalid notification that would pass it is answered 503 so that the service may send it again' },
+  notifyDeadLetterMaxBytes: { env: 'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES', defaultText: '67108864', description: 'largest size of the dead-letter file (at least 6 times SFD_NOTIFY_MAX_BODY_BYTES plus SFD_MAX_HEADER_BYTES, plus 4096); an invalid notification that would pass it is answered 503 so that the service may send it again' },
   logLevel: { env: 'SFD_LOG_LEVEL', defaultText: 'info', description: 'trace, debug, info, warn, error, fatal or silent' },
 });
 

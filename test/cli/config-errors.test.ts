@@ -131,9 +131,10 @@ test('a dead-letter cap below 1024 bytes stops the process with the allowed rang
 });
 
 test('a dead-letter cap too small for the largest notification accepted stops the process', async (t) => {
-  const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_DEAD_LETTER_DIR: tmpdir(), SFD_NOTIFY_MAX_BODY_BYTES: '65536', SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '524287' } });
+  const limits = { SFD_NOTIFY_DEAD_LETTER_DIR: tmpdir(), SFD_NOTIFY_MAX_BODY_BYTES: '65536', SFD_MAX_HEADER_BYTES: '16384' };
+  const run = await runCli(['serve'], { env: { ...relayOn, ...limits, SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '495615' } });
   t.is(run.code, 2);
-  t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be at least 8 times SFD_NOTIFY_MAX_BODY_BYTES (524288)'), run.stderr);
+  t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be at least 495616, so that the dead-letter file can take the largest notification accepted'), run.stderr);
 });
 
 test('a dead-letter directory that is missing or is a file stops the process at start, before any listener stays open', async (t) => {
