@@ -15,7 +15,7 @@ import type { Measurement, Rounds, RowName } from './measurement.js';
 import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
 import { checkTargets, formatTargets, ISSUE_5_TARGETS } from './targets.js';
 import { nodeVersionOf, parseBenchArgs } from './bench-args.js';
-import { shippedNodeFlags, shippedSidecarLaunch } from './shipped-node-options.js';
+import { shippedSidecarLaunch } from './shipped-node-options.js';
 import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
   // The environment and flags of a Node proxy as shipped: production mode and the Dockerfile's Node
   // options and command-line flags.
   const shipped = shippedSidecarLaunch(ROOT);
-  const nodeFlags = shippedNodeFlags(ROOT);
+  const { nodeFlags } = shipped;
   const shippedNodeEnv = { PATH: process.env.PATH, ...shipped.env };
 
   const sidecarPort = await freePort();

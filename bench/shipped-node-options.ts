@@ -27,15 +27,19 @@ export function shippedNodeFlags(root: string): string[] {
 
 /** How the image starts the sidecar, for a Node process started here: its arguments and environment. */
 export interface ShippedSidecarLaunch {
-  /** The Node flags of the image's CMD, then the built entry and `serve`. */
+  /** The Node flags of the image's CMD (for another Node proxy measured beside it). */
+  readonly nodeFlags: string[];
+  /** Those flags, then the built entry and `serve`. */
   readonly args: string[];
   /** Production mode (no demo) and the image's NODE_OPTIONS; the caller adds PATH and the SFD_* settings. */
   readonly env: { NODE_ENV: 'production'; NODE_OPTIONS: string };
 }
 
 export function shippedSidecarLaunch(root: string): ShippedSidecarLaunch {
+  const nodeFlags = shippedNodeFlags(root);
   return {
-    args: [...shippedNodeFlags(root), join(root, 'dist/src/main.js'), 'serve'],
+    nodeFlags,
+    args: [...nodeFlags, join(root, 'dist/src/main.js'), 'serve'],
     env: { NODE_ENV: 'production', NODE_OPTIONS: shippedNodeOptions(root) },
   };
 }

@@ -112,11 +112,13 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
     r.problems.push('SFD_CLIENT_HEADERS_TIMEOUT_MS: must not be longer than SFD_CLIENT_REQUEST_TIMEOUT_MS');
   }
-  const smallestCap = notify?.deadLetterDir ? smallestDeadLetterCap(notify.maxBodyBytes, limits.maxHeaderBytes) : 0;
-  if (notify && notify.deadLetterMaxBytes < smallestCap) {
-    r.problems.push(
-      `${SETTINGS.notifyDeadLetterMaxBytes.env}: must be at least ${smallestCap}, so that the dead-letter file can take the largest notification accepted (6 times ${SETTINGS.notifyMaxBodyBytes.env} plus ${SETTINGS.maxHeaderBytes.env}, as JSON-escaped, plus 4096)`,
-    );
+  if (notify?.deadLetterDir) {
+    const smallestCap = smallestDeadLetterCap(notify.maxBodyBytes, limits.maxHeaderBytes);
+    if (notify.deadLetterMaxBytes < smallestCap) {
+      r.problems.push(
+        `${SETTINGS.notifyDeadLetterMaxBytes.env}: must be at least ${smallestCap}, so that the dead-letter file can take the largest notification accepted (6 times ${SETTINGS.notifyMaxBodyBytes.env} plus ${SETTINGS.maxHeaderBytes.env}, as JSON-escaped, plus 4096)`,
+      );
+    }
   }
   r.assertValid();
 
