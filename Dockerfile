@@ -34,7 +34,7 @@ ENV NODE_ENV=production
 # under load about 74 MB instead of 94 MB, for about 3 µs more garbage collection per request.
 # --max-old-space-size=128 keeps the old generation below the Helm chart's 192Mi limit and makes V8 start
 # full collections early: without it the first one came after ~50 s of load, at 38 MB of heap and a
-# 94 MB RSS peak (README, Performance). npm run bench and npm run soak use exactly these options.
+# 86.4 MB RSS peak in a 5-minute soak (bench/README.md, Soaks). npm run bench and npm run soak use exactly these options.
 ENV NODE_OPTIONS="--disable-warning=DEP0060 --max-semi-space-size=4 --max-old-space-size=128"
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src

@@ -10,7 +10,7 @@ import { REPO_ROOT } from './tools.js';
 
 /**
  * Memory a sidecar uses besides V8's old generation: about 50 MB resident at idle with a 10 MB heap,
- * plus the 8 MiB young generation (README, Performance).
+ * plus the 8 MiB young generation (README, Deploying, "The container image").
  */
 const NON_OLD_SPACE_MIB = 64;
 

@@ -1,6 +1,6 @@
 // The README is the user's manual: its configuration, errors and metrics tables must match the code, and
-// its links to its own sections must lead somewhere.
-import { readFileSync } from 'node:fs';
+// its links, to its own sections and to the performance record (bench/README.md), must lead somewhere.
+import { existsSync, readFileSync } from 'node:fs';
 import test from 'ava';
 import { SETTING_LIST } from '../../src/config/settings.js';
 import { SIDECAR_ERRORS } from '../../src/errors.js';
@@ -53,13 +53,39 @@ test('the metrics table lists every metric with its type, labels and meaning', (
   );
 });
 
+/** GitHub's anchors of a Markdown text's headings: lower case, without punctuation, spaces as hyphens. */
+function anchorsOf(markdown: string): Set<string> {
+  return new Set([...markdown.matchAll(/^#{1,4} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-')));
+}
+
+/** The links of a Markdown file, read from the repository's root, that lead nowhere: a missing file or heading. */
+function brokenLinks(file: string): string[] {
+  const root = new URL('../../../', import.meta.url);
+  const base = new URL(file, root);
+  const text = readFileSync(base, 'utf8');
+  const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((link) => !/^[a-z]+:/.test(link));
+  return links.filter((link) => {
+    const [path = '', anchor] = link.split('#');
+    const target = path === '' ? base : new URL(path, base);
+    if (!existsSync(target)) return true;
+    if (anchor === undefined) return false;
+    return !anchorsOf(readFileSync(target, 'utf8')).has(anchor);
+  });
+}
+
 test('every link to a section of the README names a heading it has', (t) => {
-  // GitHub's anchors: the heading in lower case, without punctuation, spaces as hyphens.
-  const anchors = new Set([...readme.matchAll(/^#{2,4} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-')));
   const links = [...readme.matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]!);
   t.true(links.length >= 10);
   t.deepEqual(
-    links.filter((link) => !anchors.has(link)),
+    links.filter((link) => !anchorsOf(readme).has(link)),
     [],
   );
+});
+
+test('every relative link of the README and the performance record leads to a file and heading that exist', (t) => {
+  t.deepEqual(brokenLinks('README.md'), []);
+  t.deepEqual(brokenLinks('bench/README.md'), []);
+  // The check itself finds a link that leads nowhere.
+  t.true(anchorsOf('## On Node 24, the image\'s runtime').has('on-node-24-the-images-runtime'));
+  t.false(anchorsOf('## Soaks').has('soak'));
 });
