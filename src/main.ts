@@ -3,6 +3,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { runCli } from './cli.js';
 
+// Creating process.stdout puts a pipe or socket stdout (a container runtime's log pipe) in non-blocking
+// mode, as in every Node program that prints. The log writer writes to fd 1 synchronously and relies on
+// it: a log collector that stops reading then costs log lines (up to 16 MiB wait, then new ones are
+// dropped and counted), never the event loop. With the pipe left blocking, a full pipe stopped every
+// request and /healthz with them (README, Logs). A file or a terminal is not affected.
+void process.stdout;
+
 const io = {
   env: process.env,
   stdout: (text: string) => void process.stdout.write(text),

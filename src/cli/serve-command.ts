@@ -29,6 +29,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
   // of resident memory a configured sidecar does not need.
   const emulator = config.demo ? await (await import('../emulator/start-emulator.js')).startEmulator({ listen: { host: '127.0.0.1', port: 0 } }) : undefined;
   const metrics = createMetrics();
+  metrics.observeLogDrops(() => logger.droppedLines());
   const { ring, reloader } = await loadKeys(config, deps, logger, metrics);
   try {
     const sidecar = await startSidecar({

@@ -8,8 +8,9 @@
 // benchmark that was 3.5% of the sidecar's CPU, more than the JSON of the lines themselves.
 //
 // Synchronous like pino's own default destination, so lines are in order and none is lost at exit. A
-// consumer that cannot keep up (EAGAIN on a non-blocking pipe) keeps the batch for the next flush;
-// beyond `maxPendingChars` new lines are dropped and counted, never buffered without bound.
+// consumer that cannot keep up (EAGAIN on a non-blocking pipe, see main.ts) keeps the batches
+// for the next one; beyond `maxPendingChars` new lines are dropped and counted, never buffered without
+// bound.
 import { writeSync } from 'node:fs';
 
 export interface BatchedLineWriter {
@@ -37,53 +38,63 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
   const maxPendingChars = options.maxPendingChars ?? 16 * 1024 * 1024;
   const write = options.write ?? defaultWrite;
   let lines: string[] = [];
-  let pendingChars = 0;
-  /** Bytes the destination has not taken yet (after EAGAIN or a short write): written before any new line. */
-  let unwritten: Buffer | null = null;
-  let unwrittenLines = 0;
+  let lineChars = 0;
+  /**
+   * Batches the destination has not taken yet (after EAGAIN or a short write), oldest first, written
+   * before any new line. A queue, not one growing buffer: while a stalled reader refuses every write,
+   * each new batch is added once instead of copying the whole backlog again.
+   */
+  const unwritten: { bytes: Buffer; lines: number }[] = [];
+  let unwrittenBytes = 0;
   let dropped = 0;
   let droppedReported = 0;
 
-  /** Writes everything it can; what the destination refuses (EAGAIN) stays for the next call. */
-  function drain(): void {
+  /** The lines collected so far become one batch at the end of the queue. */
+  function takeLines(): void {
     if (dropped > droppedReported) {
       const event = 'log lines dropped: the log destination could not keep up';
       lines.push(`${JSON.stringify({ level: 'warn', time: Date.now(), service: 'sfd-sidecar', droppedLines: dropped - droppedReported, event })}\n`);
       droppedReported = dropped;
     }
-    if (lines.length > 0) {
-      const text = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''));
-      unwrittenLines += lines.length;
-      lines = [];
-      unwritten = unwritten === null ? text : Buffer.concat([unwritten, text]);
-    }
+    if (lines.length === 0) return;
+    const bytes = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''));
+    unwritten.push({ bytes, lines: lines.length });
+    unwrittenBytes += bytes.length;
+    lines = [];
+    lineChars = 0;
+  }
+
+  /** Writes everything it can; what the destination refuses (EAGAIN) stays for the next call. */
+  function drain(): void {
+    takeLines();
     try {
-      while (unwritten !== null) {
-        const written = write(options.fd, unwritten);
-        unwritten = written < unwritten.length ? unwritten.subarray(written) : null;
+      while (unwritten.length > 0) {
+        const head = unwritten[0]!;
+        const written = write(options.fd, head.bytes);
+        unwrittenBytes -= written;
+        if (written < head.bytes.length) head.bytes = head.bytes.subarray(written);
+        else unwritten.shift();
       }
-      unwrittenLines = 0;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
         // The destination is gone (EPIPE, EBADF): logging must never take a request down with it.
-        dropped += unwrittenLines;
+        for (const batch of unwritten) dropped += batch.lines;
         droppedReported = dropped;
-        unwritten = null;
-        unwrittenLines = 0;
+        unwritten.length = 0;
+        unwrittenBytes = 0;
       }
     }
-    pendingChars = unwritten?.length ?? 0;
   }
 
   return {
     write(line) {
-      if (pendingChars + line.length > maxPendingChars) {
+      if (lineChars + unwrittenBytes + line.length > maxPendingChars) {
         dropped += 1;
         return;
       }
       lines.push(line);
-      pendingChars += line.length;
-      if (pendingChars >= batchChars) drain();
+      lineChars += line.length;
+      if (lineChars >= batchChars) drain();
     },
     flush(callback) {
       drain();

@@ -25,6 +25,7 @@ export const METRIC_DEFINITIONS = [
   { name: 'sfd_notifications_total', type: 'counter', labels: ['type', 'status', 'result'], help: 'Notifications received by the relay, by type, recording status and result (delivered, duplicate, invalid, refused, app_error).' },
   { name: 'sfd_notification_delivery_duration_seconds', type: 'histogram', labels: [], help: 'Time the application took to accept a notification.' },
   { name: 'sfd_notification_dead_letters_total', type: 'counter', labels: ['result'], help: 'Invalid notifications appended to the dead-letter file (kept), or answered 503 because it could not take them (not_kept).' },
+  { name: 'sfd_log_lines_dropped_total', type: 'counter', labels: [], help: 'Log lines dropped because stdout (the log collector) did not take them and 16 MiB were waiting.' },
 ] as const;
 
 type Definition = (typeof METRIC_DEFINITIONS)[number];
@@ -70,6 +71,8 @@ export interface Metrics {
   observeKeys(source: KeyMetricsSource): void;
   /** Connects the upstream connection gauges to counts read at scrape time. */
   observeUpstreamConnections(read: () => UpstreamConnectionCounts): void;
+  /** Connects the dropped log lines counter to the log writer's count, read at scrape time. */
+  observeLogDrops(read: () => number): void;
 }
 
 export function createMetrics(): Metrics {
@@ -86,6 +89,13 @@ export function createMetrics(): Metrics {
   let source: KeyMetricsSource | null = null;
   let readInflight: () => number = () => 0;
   let readUpstream: () => UpstreamConnectionCounts = () => ({ active: 0, idle: 0, waiting: 0 });
+  let readLogDrops: () => number = () => 0;
+  const counterCollectors: Partial<Record<NameOf<'counter'>, (counter: Counter) => void>> = {
+    sfd_log_lines_dropped_total: (c) => {
+      c.reset();
+      c.inc(readLogDrops());
+    },
+  };
   const collectors: Partial<Record<NameOf<'gauge'>, (gauge: Gauge) => void>> = {
     sfd_keystore_last_success_timestamp_seconds: (g) => {
       const at = source?.lastSuccessMs() ?? null;
@@ -117,7 +127,10 @@ export function createMetrics(): Metrics {
   for (const definition of METRIC_DEFINITIONS) {
     if (isPerRequest(definition.name)) continue;
     const base = { name: definition.name, help: definition.help, labelNames: [...definition.labels], registers: [registry] };
-    if (definition.type === 'counter') counters[definition.name] = new Counter(base);
+    if (definition.type === 'counter') {
+      const collect = counterCollectors[definition.name];
+      counters[definition.name] = new Counter(collect ? { ...base, collect(this: Counter) { collect(this); } } : base);
+    }
     else if (definition.type === 'histogram') histograms[definition.name] = new Histogram({ ...base, buckets: LATENCY_BUCKETS });
     else {
       const collect = collectors[definition.name];
@@ -138,6 +151,9 @@ export function createMetrics(): Metrics {
     },
     observeUpstreamConnections: (read) => {
       readUpstream = read;
+    },
+    observeLogDrops: (read) => {
+      readLogDrops = read;
     },
   };
 }

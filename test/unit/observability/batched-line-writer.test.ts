@@ -60,3 +60,28 @@ test('a destination that is gone (EPIPE) drops the batch without throwing at the
   t.notThrows(() => writer.write('b\n'));
   t.is(writer.droppedLines(), 2);
 });
+
+test('while a stalled reader refuses, each batch is handed over once: no write copies the backlog, and nothing is lost', (t) => {
+  let refusing = true;
+  const sizes: number[] = [];
+  const out: string[] = [];
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 100,
+    write: (_fd, data) => {
+      sizes.push(data.length);
+      if (refusing) throw errno('EAGAIN');
+      out.push(data.toString());
+      return data.length;
+    },
+  });
+  const lines = Array.from({ length: 1000 }, (_, i) => `{"n":${String(i).padStart(4, '0')}}\n`); // 11 characters each
+  for (const line of lines) writer.write(line);
+  // 1000 lines of 11 characters in batches of at least 100: one refused write per batch, each of one batch.
+  t.true(sizes.length >= 100 && sizes.length <= 110, String(sizes.length));
+  t.true(Math.max(...sizes) <= 110, String(Math.max(...sizes)));
+  t.is(writer.droppedLines(), 0);
+  refusing = false;
+  writer.flush();
+  t.is(out.join(''), lines.join(''));
+});
