@@ -17,6 +17,12 @@ export interface BatchedLineWriter {
   write(line: string): void;
   /** Writes out everything pending now, synchronously (at shutdown, and on a timer at low traffic). */
   flush(callback?: () => void): void;
+  /**
+   * At the end of life: writes out everything pending, and while the destination refuses, tries again
+   * every 10 ms for up to `maxWaitMs` (blocking: the process is about to exit). Returns whether
+   * everything went out.
+   */
+  flushWaiting(maxWaitMs: number): boolean;
   /** Lines dropped because the destination could not keep up. */
   droppedLines(): number;
 }
@@ -29,14 +35,19 @@ export interface BatchedLineWriterOptions {
   readonly maxPendingChars?: number;
   /** The write call, returning the bytes written (injected by tests to simulate a slow or failing destination). */
   readonly write?: (fd: number, data: Buffer) => number;
+  /** Blocks for the given milliseconds (injected by tests). */
+  readonly sleep?: (ms: number) => void;
 }
 
 const defaultWrite = (fd: number, data: Buffer): number => writeSync(fd, data);
+const defaultSleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const RETRY_MS = 10;
 
 export function createBatchedLineWriter(options: BatchedLineWriterOptions): BatchedLineWriter {
   const batchChars = options.batchChars ?? 16 * 1024;
   const maxPendingChars = options.maxPendingChars ?? 16 * 1024 * 1024;
   const write = options.write ?? defaultWrite;
+  const sleep = options.sleep ?? defaultSleep;
   let lines: string[] = [];
   let lineChars = 0;
   /**
@@ -99,6 +110,14 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
     flush(callback) {
       drain();
       callback?.();
+    },
+    flushWaiting(maxWaitMs) {
+      drain();
+      for (let waited = 0; unwritten.length > 0 && waited < maxWaitMs; waited += RETRY_MS) {
+        sleep(RETRY_MS);
+        drain();
+      }
+      return unwritten.length === 0;
     },
     droppedLines: () => dropped,
   };

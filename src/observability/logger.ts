@@ -15,7 +15,10 @@ export interface Logger {
   error(event: string, fields?: LogFields): void;
   /** The process is about to end (an uncaught exception). */
   fatal(event: string, fields?: LogFields): void;
-  /** Writes out anything buffered (asynchronous destinations). */
+  /**
+   * Writes out anything buffered; called at the end of life. When stdout is full (a slow log
+   * collector), waits up to a second for it to take the last lines.
+   */
   flush(): void;
   /** Lines dropped because stdout could not keep up (0 for a destination that does not count them). */
   droppedLines(): number;
@@ -53,8 +56,11 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
     warn: write('warn'),
     error: write('error'),
     fatal: write('fatal'),
-    flush: () => base.flush(),
-    droppedLines: () => (isCounting(sink) ? sink.droppedLines() : 0),
+    flush: () => {
+      base.flush();
+      if (isWriter(sink)) sink.flushWaiting(EXIT_FLUSH_WAIT_MS);
+    },
+    droppedLines: () => (isWriter(sink) ? sink.droppedLines() : 0),
   };
 }
 
@@ -94,8 +100,12 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
   return scrubbed;
 }
 
-function isCounting(sink: DestinationStream): sink is DestinationStream & Pick<BatchedLineWriter, 'droppedLines'> {
-  return typeof (sink as Partial<BatchedLineWriter>).droppedLines === 'function';
+/** How long the last flush waits for a full stdout to take the last lines. */
+const EXIT_FLUSH_WAIT_MS = 1000;
+
+function isWriter(sink: DestinationStream): sink is DestinationStream & BatchedLineWriter {
+  const writer = sink as Partial<BatchedLineWriter>;
+  return typeof writer.droppedLines === 'function' && typeof writer.flushWaiting === 'function';
 }
 
 /**

@@ -66,3 +66,30 @@ async function keepsAnswering(t: ExecutionContext, launch: Launch, stdoutKind: '
 
 test('with its stdout socket unread (a Node parent), the sidecar keeps answering; the lines all arrive once it is read again', keepsAnswering, underNode, 'socket');
 test('with its stdout pipe unread (a container runtime), the sidecar keeps answering; the lines all arrive once it is read again', keepsAnswering, underRuntime, 'pipe');
+
+test('stopped while its log pipe is full, the sidecar waits for the reader to take its last lines before it exits', async (t) => {
+  const emulator = await startCli(['emulator', '--listen', '127.0.0.1:0'], /listening on (http:\/\/\S+):/, { env: keyEnv });
+  t.teardown(() => emulator.child.kill('SIGKILL'));
+  const upstream = /listening on (http:\/\/\S+):/.exec(emulator.stderr())![1]!;
+  const sidecar = await underNode({ ...keyEnv, SFD_LISTEN: '127.0.0.1:0', SFD_ADMIN_LISTEN: '127.0.0.1:0', SFD_UPSTREAM_URL: upstream });
+  t.teardown(() => sidecar.child.kill('SIGKILL'));
+  const signing = /"signing":"127\.0\.0\.1:(\d+)"/.exec(sidecar.stdout())![1]!;
+  sidecar.child.stdout!.pause();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+  const answers = await within(
+    20_000,
+    Promise.all(Array.from({ length: REQUESTS }, () => send(`http://127.0.0.1:${signing}/v1.1/customer/12345`, { agent }))),
+    'the signing listener did not answer every request',
+  );
+  agent.destroy();
+  t.is(answers.length, REQUESTS);
+  // Stopped with the pipe full; the reader comes back a little later.
+  sidecar.child.kill('SIGTERM');
+  await sleep(300);
+  t.false(sidecar.stdout().includes('"event":"stopped"'), 'the last lines were still waiting');
+  sidecar.child.stdout!.resume();
+  t.is(await within(10_000, sidecar.exited, 'the sidecar did not exit'), 0);
+  const lines = sidecar.stdout().split('\n');
+  t.is(lines.filter((line) => line.includes('"event":"request"')).length, REQUESTS);
+  t.true(lines.some((line) => line.includes('"event":"stopped"')));
+});

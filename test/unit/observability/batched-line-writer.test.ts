@@ -85,3 +85,31 @@ test('while a stalled reader refuses, each batch is handed over once: no write c
   writer.flush();
   t.is(out.join(''), lines.join(''));
 });
+
+test('the last flush waits for a destination that refuses for a moment, and gives up after its limit', (t) => {
+  let refusals = 3;
+  const slept: number[] = [];
+  const out: string[] = [];
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    write: (_fd, data) => {
+      if (refusals > 0) {
+        refusals -= 1;
+        throw errno('EAGAIN');
+      }
+      out.push(data.toString());
+      return data.length;
+    },
+    sleep: (ms) => void slept.push(ms),
+  });
+  writer.write('last line\n');
+  t.true(writer.flushWaiting(1000));
+  t.deepEqual(out, ['last line\n']);
+  t.deepEqual(slept, [10, 10, 10], 'three refusals, three short waits');
+
+  refusals = Infinity;
+  slept.length = 0;
+  writer.write('never taken\n');
+  t.false(writer.flushWaiting(100));
+  t.is(slept.length, 10, 'gives up after 100 ms of waiting');
+});
