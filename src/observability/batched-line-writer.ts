@@ -7,10 +7,10 @@
 // line at 16 KiB batches), and it converts every written batch to a Buffer again afterwards. In the
 // benchmark that was 3.5% of the sidecar's CPU, more than the JSON of the lines themselves.
 //
-// Synchronous like pino's own default destination, so lines are in order and none is lost at exit. A
-// consumer that cannot keep up (EAGAIN on a non-blocking pipe, see main.ts) keeps the batches
-// for the next one; beyond `maxPendingChars` new lines are dropped and counted, never buffered without
-// bound.
+// Synchronous like pino's own default destination, so lines are in order and none waits in a queue of
+// Node's at exit. A consumer that cannot keep up (EAGAIN on a non-blocking pipe, see main.ts) keeps the
+// batches for the next write; beyond `maxPendingChars` new lines are dropped and counted, never
+// buffered without bound. At exit the last flush waits up to a given time for such a consumer.
 import { writeSync } from 'node:fs';
 
 export interface BatchedLineWriter {
