@@ -14,7 +14,7 @@ test('promtool check rules accepts the rule file and both forms hold the same gr
   const promtool = requireTool('promtool', 'prometheus');
   const plain = runTool(promtool, ['check', 'rules', plainPath]);
   t.is(plain.code, 0, plain.stdout + plain.stderr);
-  t.regex(plain.stdout, /SUCCESS: 10 rules found/);
+  t.regex(plain.stdout, /SUCCESS: 11 rules found/);
 
   const crd = read('deploy/prometheus/prometheusrule.yaml') as { apiVersion: string; kind: string; spec: { groups: unknown } };
   t.is(crd.apiVersion, 'monitoring.coreos.com/v1');
@@ -47,6 +47,7 @@ test('the rules cover what the issue asks for', (t) => {
       'SfdSidecarKeystoreReloadFailing',
       'SfdSidecarNotReady',
       'SfdSidecarNotificationNotKept',
+      'SfdSidecarLogLinesDropped',
     ],
   );
 });

@@ -59,7 +59,7 @@ test('Prometheus sees the counts and rates of mixed traffic, loads the rules and
 
   const rules = await prometheus.api<{ data: { groups: { rules: { name: string; health: string }[] }[] } }>('/api/v1/rules');
   const loaded = rules.data.groups.flatMap((g) => g.rules);
-  t.is(loaded.length, 10);
+  t.is(loaded.length, 11);
   t.true(loaded.every((rule) => rule.health !== 'err'), JSON.stringify(loaded));
 
   for (const expression of [...dashboardExpressions(), ...ruleExpressions()]) {
