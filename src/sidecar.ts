@@ -2,13 +2,14 @@
 // Nothing here reads the environment or handles signals; main.ts does.
 import type { AddressInfo } from 'node:net';
 import { createAdminApp, type Readiness } from './admin/create-admin-app.js';
+import { describeProxy, proxyFor, type EgressProxy } from './config/egress-proxy.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
 import { SIDECAR_ERRORS, errorBody } from './errors.js';
 import type { KeyRing } from './keys/key-ring.js';
 import { createProfileResolver, resolveProfileByName } from './keys/profile-resolver.js';
 import { currentKey } from './keys/select-key.js';
-import type { Logger } from './observability/logger.js';
+import type { Logger, LogValue } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { createProxyObserver } from './observability/proxy-observer.js';
 import { createProxyApp } from './proxy/create-proxy-app.js';
@@ -32,6 +33,8 @@ export interface SidecarOptions {
   readonly maxBodyBytes: number;
   readonly upstreamTimeoutMs: number;
   readonly upstreamCa: string | null;
+  /** SFD_UPSTREAM_PROXY with its no-proxy list; null or omitted when upstreams are reached directly. */
+  readonly egressProxy?: EgressProxy | null;
   readonly ring: KeyRing;
   readonly defaultProfile: string;
   /** SFD_PROFILE_HEADER, or null when callers may not choose a profile. */
@@ -57,7 +60,15 @@ export interface RunningSidecar {
 
 export async function startSidecar(options: SidecarOptions): Promise<RunningSidecar> {
   const limits = options.limits ?? DEFAULT_LIMITS;
-  const forwarders = createForwarderPool({ timeoutMs: options.upstreamTimeoutMs, ca: options.upstreamCa, maxSockets: limits.upstreamMaxSockets });
+  // https-proxy-agent (with debug) is loaded only when an egress proxy is configured.
+  const tunnelAgent = options.egressProxy ? await import('./proxy/tunnel-agent.js') : null;
+  const forwarders = createForwarderPool({
+    timeoutMs: options.upstreamTimeoutMs,
+    ca: options.upstreamCa,
+    maxSockets: limits.upstreamMaxSockets,
+    egressProxy: options.egressProxy ?? null,
+    ...(tunnelAgent ? { createTunnelAgent: tunnelAgent.createTunnelAgent } : {}),
+  });
   options.metrics.observeUpstreamConnections(() => forwarders.connections());
   const profileHeader = options.profileHeader?.toLowerCase() ?? null;
   const profiles = {
@@ -130,7 +141,13 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     admin: formatAddress(adminAddress),
     upstream: options.defaultUpstream?.origin ?? null,
     profile: options.defaultProfile,
+    ...egressProxyFields(options),
   });
+  if (options.egressProxy?.unreadNoProxy.length) {
+    options.logger.warn('skipped entries of NO_PROXY that are not host names, addresses or CIDR blocks; set SFD_UPSTREAM_NO_PROXY to replace it', {
+      entries: options.egressProxy.unreadNoProxy.join(','),
+    });
+  }
 
   return {
     proxyAddress,
@@ -143,6 +160,16 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
       await closeGracefully(adminServer, 0);
       forwarders.close();
     },
+  };
+}
+
+/** Whether upstreams go through the egress proxy, and which (without its credentials). */
+function egressProxyFields({ egressProxy, defaultUpstream }: SidecarOptions): Record<string, LogValue> {
+  if (!egressProxy) return {};
+  return {
+    egressProxy: describeProxy(egressProxy.url),
+    egressProxyFrom: egressProxy.source,
+    ...(defaultUpstream ? { upstreamThroughProxy: proxyFor(egressProxy, defaultUpstream) !== null } : {}),
   };
 }
 

@@ -40,6 +40,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
       maxBodyBytes: config.maxBodyBytes,
       upstreamTimeoutMs: config.upstreamTimeoutMs,
       upstreamCa: config.upstreamCa,
+      egressProxy: config.egressProxy,
       ring,
       defaultProfile: config.profile,
       profileHeader: config.profileHeader,

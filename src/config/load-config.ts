@@ -5,6 +5,7 @@ import { parseInteger, parseListen, parseOneOf, parseUpstreamUrl, type ListenAdd
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
 import { readNotifyConfig, smallestDeadLetterCap } from './notify-config.js';
 import { readLimits, type Limits } from './limits-config.js';
+import { readEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { SettingReader, type FileReader, type SettingValues } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
 
@@ -55,6 +56,8 @@ export interface Config {
   readonly upstreamTimeoutMs: number;
   /** PEM text trusted in addition to the system roots. */
   readonly upstreamCa: string | null;
+  /** SFD_UPSTREAM_PROXY (or HTTPS_PROXY) and its no-proxy list; null when upstreams are reached directly. */
+  readonly egressProxy: EgressProxy | null;
   readonly shutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
   /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
@@ -78,6 +81,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const shutdownTimeoutMs = r.read('shutdownTimeoutMs', parseInteger(0, 3_600_000), '10000');
   const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), 'info');
   const upstreamCa = r.file('upstreamCaFile');
+  const egressProxy = readEgressProxy(r);
   const profile = r.read('profile', parseProfileName, 'default');
   const profileHeader = r.read('profileHeader', parseHeaderName) ?? null;
   const allowedProfiles = r.read('allowedProfiles', parseProfileList) ?? [];
@@ -138,6 +142,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     maxBodyBytes: maxBodyBytes!,
     upstreamTimeoutMs: upstreamTimeoutMs!,
     upstreamCa,
+    egressProxy,
     shutdownTimeoutMs: shutdownTimeoutMs!,
     logLevel: logLevel!,
   });

@@ -38,9 +38,28 @@ export class SettingReader {
     const { env, secret }: SettingDefinition = SETTINGS[key];
     const text = this.raw(key) ?? fallback;
     if (text === undefined) return undefined;
+    return this.parseFrom(env, text, parse, secret === true);
+  }
+
+  /**
+   * A setting's text or, when it is unset, the first of the conventional variables every HTTP client
+   * reads (HTTPS_PROXY...) that is set, with the name of the variable it came from.
+   */
+  rawWithFallback(key: SettingKey, conventional: readonly string[]): { readonly name: string; readonly text: string } | undefined {
+    const own = this.raw(key);
+    if (own !== undefined) return { name: SETTINGS[key].env, text: own };
+    for (const name of conventional) {
+      const value = this.values[name];
+      if (value !== undefined && value.trim() !== '') return { name, text: value };
+    }
+    return undefined;
+  }
+
+  /** Parses a value read from the variable `name`; on failure records a problem naming it (never echoing a secret). */
+  parseFrom<T>(name: string, text: string, parse: (raw: string) => Parsed<T>, secret: boolean): T | undefined {
     const parsed = parse(text);
     if (parsed.ok) return parsed.value;
-    this.problems.push(`${env}: must be ${parsed.allowed}${secret ? '' : ` (got ${JSON.stringify(text)})`}`);
+    this.problems.push(`${name}: must be ${parsed.allowed}${secret ? '' : ` (got ${JSON.stringify(text)})`}`);
     return undefined;
   }
 

@@ -1,6 +1,6 @@
 // DNS, TCP and TLS to the upstream, each with a verdict and a fix (issue #9).
 import { lookup } from 'node:dns/promises';
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 import { rootCertificates, connect as tlsConnect } from 'node:tls';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
@@ -33,14 +33,14 @@ export function checkTcp(upstream: UpstreamTarget, timeoutMs: number): Promise<C
   });
 }
 
-export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: number, timeoutMs: number): Promise<CheckResult> {
+/** @param tunnel an open tunnel through the egress proxy to the upstream; a direct connection when omitted */
+export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: number, timeoutMs: number, tunnel?: Socket): Promise<CheckResult> {
   if (upstream.protocol !== 'https:') {
     return Promise.resolve(warn('tls', `${upstream.origin} is plain HTTP: keys and signatures cross the network unencrypted`, 'use an https:// SFD_UPSTREAM_URL'));
   }
   return new Promise((resolve) => {
     const socket = tlsConnect({
-      host: upstream.hostname,
-      port: upstream.port,
+      ...(tunnel ? { socket: tunnel } : { host: upstream.hostname, port: upstream.port }),
       servername: net.isIP(upstream.hostname) ? undefined : upstream.hostname,
       ca: ca ? [...rootCertificates, ca] : undefined,
       rejectUnauthorized: true,

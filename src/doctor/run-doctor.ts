@@ -1,6 +1,7 @@
 // `sfd-sidecar doctor`: with the configuration `serve` would use, tells an operator why signing fails
 // and which signature form the gateway accepts (issue #9). Every finding has a verdict and a fix.
 import { ConfigError } from '../config/config-error.js';
+import { proxyFor } from '../config/egress-proxy.js';
 import { loadConfig, type Config, type LoadConfigDeps, type SettingValues } from '../config/load-config.js';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { singleKeyStore, type KeyStore, type Profile } from '../keys/key-store.js';
@@ -10,6 +11,7 @@ import { createNonceSource } from '../signing/nonce.js';
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
 import { checkDns, checkTcp, checkTls } from './network-checks.js';
+import { openTunnel } from './tunnel-check.js';
 import { CANDIDATE_FORMS, createProber, describeForm, type ProbeAnswer, type Prober } from './signature-probe.js';
 
 export interface DoctorReport {
@@ -60,20 +62,35 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
     return done();
   }
   const timeoutMs = deps.timeoutMs ?? 5000;
-  const dns = await checkDns(upstream);
-  checks.push(dns);
-  if (dns.verdict === 'fail') return done();
-  const tcp = await checkTcp(upstream, timeoutMs);
-  checks.push(tcp);
-  if (tcp.verdict === 'fail') return done();
-  const tls = await checkTls(upstream, config.upstreamCa, deps.now(), timeoutMs);
-  checks.push(tls);
-  if (tls.verdict === 'fail') return done();
+  const proxy = proxyFor(config.egressProxy, upstream);
+  const reached = proxy ? await checkThroughProxy(proxy, upstream, config.upstreamCa, deps.now(), timeoutMs) : await checkDirect(upstream, config.upstreamCa, deps.now(), timeoutMs);
+  checks.push(...reached);
+  if (reached.some((check) => check.verdict === 'fail')) return done();
 
   const configured: SigningOptions = { ...config.signing, ...profile.signing };
-  const prober = createProber({ upstream, key, ca: config.upstreamCa, now: deps.now, nextNonce: createNonceSource(), timeoutMs });
+  const prober = createProber({ upstream, key, ca: config.upstreamCa, proxy, now: deps.now, nextNonce: createNonceSource(), timeoutMs });
   const recommendation = await probeForms(prober, configured, upstream, key, checks);
   return done(recommendation);
+}
+
+/** DNS, TCP and TLS to the upstream, stopping at the first failure. */
+async function checkDirect(upstream: UpstreamTarget, ca: string | null, now: number, timeoutMs: number): Promise<CheckResult[]> {
+  const dns = await checkDns(upstream);
+  if (dns.verdict === 'fail') return [dns];
+  const tcp = await checkTcp(upstream, timeoutMs);
+  if (tcp.verdict === 'fail') return [dns, tcp];
+  return [dns, tcp, await checkTls(upstream, ca, now, timeoutMs)];
+}
+
+/** The proxy resolves and connects to the upstream: the tunnel, then TLS inside it. */
+async function checkThroughProxy(proxy: URL, upstream: UpstreamTarget, ca: string | null, now: number, timeoutMs: number): Promise<CheckResult[]> {
+  const tunnel = await openTunnel(proxy, upstream, timeoutMs);
+  if (!tunnel.socket) return [tunnel.result];
+  try {
+    return [tunnel.result, await checkTls(upstream, ca, now, timeoutMs, tunnel.socket)];
+  } finally {
+    tunnel.socket.destroy();
+  }
 }
 
 function loadStore(config: Config, deps: LoadConfigDeps, checks: CheckResult[]): KeyStore | null {

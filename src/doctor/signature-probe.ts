@@ -6,6 +6,7 @@ import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { errorCodeOf } from '../proxy/read-prefix.js';
+import { createTunnelAgent } from '../proxy/tunnel-agent.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
 import { signRequest } from '../signing/sign-request.js';
@@ -24,9 +25,23 @@ export interface Prober {
   probe(form: SigningOptions, path: string, rawQuery: string | null): Promise<ProbeAnswer>;
 }
 
-export function createProber(deps: { upstream: UpstreamTarget; key: AccessKey; ca: string | null; now: () => number; nextNonce: NonceSource; timeoutMs: number }): Prober {
+export interface ProberDeps {
+  readonly upstream: UpstreamTarget;
+  readonly key: AccessKey;
+  readonly ca: string | null;
+  /** The egress proxy the upstream is reached through, as the sidecar reaches it; null: directly. */
+  readonly proxy: URL | null;
+  readonly now: () => number;
+  readonly nextNonce: NonceSource;
+  readonly timeoutMs: number;
+}
+
+export function createProber(deps: ProberDeps): Prober {
   const { upstream } = deps;
   const client = upstream.protocol === 'https:' ? https : http;
+  const trusted = upstream.protocol === 'https:' && deps.ca ? [...rootCertificates, deps.ca] : undefined;
+  // Through the proxy as the sidecar goes; a tunnel per probe (a handful of probes, one at a time).
+  const agent = deps.proxy ? createTunnelAgent(deps.proxy, { keepAlive: false }, trusted) : undefined;
   return {
     probe(form, path, rawQuery) {
       const fullPath = upstream.pathPrefix + path;
@@ -51,7 +66,8 @@ export function createProber(deps: { upstream: UpstreamTarget; key: AccessKey; c
             method: 'GET',
             headers: { ...signed.headers },
             timeout: deps.timeoutMs,
-            ...(upstream.protocol === 'https:' && deps.ca ? { ca: [...rootCertificates, deps.ca] } : {}),
+            ...(agent ? { agent } : {}),
+            ...(trusted ? { ca: trusted } : {}),
           },
           (response) => {
             const chunks: Buffer[] = [];

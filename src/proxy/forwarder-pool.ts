@@ -1,8 +1,10 @@
 // One forwarder (and so one keep-alive agent) per upstream origin, created on first use: profiles of
-// a key store may name their own upstreams.
+// a key store may name their own upstreams, and each is reached directly or through the egress proxy.
+import { proxyFor, type EgressProxy } from '../config/egress-proxy.js';
 import type { UpstreamTarget } from '../config/parsers.js';
 import type { UpstreamConnectionCounts } from '../observability/metrics.js';
 import { createForwarder, type Forwarder, type ForwarderOptions } from './forwarder.js';
+import type { TunnelAgentFactory } from './tunnel-agent.js';
 
 export interface ForwarderPool {
   get(upstream: UpstreamTarget): Forwarder;
@@ -11,13 +13,22 @@ export interface ForwarderPool {
   connections(): UpstreamConnectionCounts;
 }
 
-export function createForwarderPool(options: Omit<ForwarderOptions, 'upstream'>): ForwarderPool {
+export interface ForwarderPoolOptions extends Omit<ForwarderOptions, 'upstream' | 'proxy'> {
+  /** SFD_UPSTREAM_PROXY and its no-proxy list; null or omitted when every upstream is reached directly. */
+  readonly egressProxy?: EgressProxy | null;
+  /** Required with an egress proxy; injected so that https-proxy-agent loads only when one is configured. */
+  readonly createTunnelAgent?: TunnelAgentFactory;
+}
+
+export function createForwarderPool({ egressProxy = null, createTunnelAgent, ...options }: ForwarderPoolOptions): ForwarderPool {
+  if (egressProxy && !createTunnelAgent) throw new Error('createForwarderPool: an egress proxy needs createTunnelAgent');
   const forwarders = new Map<string, Forwarder>();
   return {
     get(upstream) {
       let forwarder = forwarders.get(upstream.origin);
       if (!forwarder) {
-        forwarder = createForwarder({ ...options, upstream });
+        const proxy = proxyFor(egressProxy, upstream);
+        forwarder = createForwarder({ ...options, upstream, proxy: proxy && createTunnelAgent ? { url: proxy, createAgent: createTunnelAgent } : null });
         forwarders.set(upstream.origin, forwarder);
       }
       return forwarder;

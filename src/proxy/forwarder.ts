@@ -11,6 +11,7 @@ import httpProxy from 'http-proxy';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError } from '../errors.js';
 import type { UpstreamConnectionCounts } from '../observability/metrics.js';
+import type { TunnelAgentFactory } from './tunnel-agent.js';
 import { upstreamAgentOptions } from './upstream-agent-options.js';
 
 export interface ForwarderOptions {
@@ -23,6 +24,8 @@ export interface ForwarderOptions {
   readonly maxSockets?: number;
   /** Idle keep-alive sockets are closed after this, below common upstream keep-alive timeouts. */
   readonly idleSocketTimeoutMs?: number;
+  /** The egress proxy an HTTPS upstream is reached through (a CONNECT tunnel); null or omitted: directly. */
+  readonly proxy?: { readonly url: URL; readonly createAgent: TunnelAgentFactory } | null;
 }
 
 export interface OutgoingRequest {
@@ -50,12 +53,7 @@ export interface Forwarder {
 
 export function createForwarder(options: ForwarderOptions): Forwarder {
   const { upstream } = options;
-  const agentOptions = upstreamAgentOptions(options.maxSockets, options.idleSocketTimeoutMs);
-  const agent = withDefinedRequestOptions(
-    upstream.protocol === 'https:'
-      ? new https.Agent({ ...agentOptions, ...(options.ca ? { ca: [...rootCertificates, options.ca] } : {}) })
-      : new http.Agent(agentOptions),
-  );
+  const agent = withDefinedRequestOptions(createAgent(options));
   const proxy = httpProxy.createProxyServer({
     target: { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port } as unknown as httpProxy.ServerOptions['target'],
     agent,
@@ -114,6 +112,15 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     connections: () => ({ active: countEntries(agent.sockets), idle: countEntries(agent.freeSockets), waiting: countEntries(agent.requests) }),
   };
+}
+
+/** The upstream's keep-alive pool: plain, TLS, or TLS inside a tunnel through the egress proxy. */
+function createAgent({ upstream, ca, proxy, maxSockets, idleSocketTimeoutMs }: ForwarderOptions): http.Agent {
+  const agentOptions = upstreamAgentOptions(maxSockets, idleSocketTimeoutMs);
+  if (upstream.protocol !== 'https:') return new http.Agent(agentOptions);
+  const trusted = ca ? [...rootCertificates, ca] : undefined;
+  if (proxy) return proxy.createAgent(proxy.url, agentOptions, trusted);
+  return new https.Agent({ ...agentOptions, ...(trusted ? { ca: trusted } : {}) });
 }
 
 declare module 'node:http' {

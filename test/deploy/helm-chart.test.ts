@@ -90,6 +90,24 @@ test('optional features are off by default, and the values schema refuses typos 
   t.regex(secret.stderr, /keystore\.existingSecret is required/);
 });
 
+test('the egress proxy: its URL with credentials from a Secret, or without them as a value; credentials in values are refused', (t) => {
+  const env = (args: string[]): unknown[] => {
+    const { objects, code, stderr } = render(args);
+    t.is(code, 0, stderr);
+    const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { template: { spec: { initContainers?: { name: string; env: { name: string }[] }[] } } } };
+    return deployment.spec.template.spec.initContainers!.find((c) => c.name === 'sfd-sidecar')!.env.filter((e) => e.name.startsWith('SFD_UPSTREAM_') && e.name.includes('PROXY'));
+  };
+  t.deepEqual(env(['-f', join(CHART, 'ci/existing-secret-values.yaml')]), [
+    { name: 'SFD_UPSTREAM_PROXY', valueFrom: { secretKeyRef: { name: 'egress-proxy', key: 'url' } } },
+    { name: 'SFD_UPSTREAM_NO_PROXY', value: '.svc,.cluster.local,10.0.0.0/8' },
+  ]);
+  t.deepEqual(env(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.egressProxy.url=http://proxy.corp:3128']), [{ name: 'SFD_UPSTREAM_PROXY', value: 'http://proxy.corp:3128' }]);
+  t.deepEqual(env(['--set', 'keystore.existingSecret=keys']), [], 'none by default: the pod\'s HTTPS_PROXY, if any, applies');
+  const inValues = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.egressProxy.url=http://user:pw@proxy.corp:3128']);
+  t.not(inValues.code, 0);
+  t.regex(inValues.stderr, /egressProxy\.url/);
+});
+
 test('NOTES warn when the chart creates the key store Secret', (t) => {
   // helm renders NOTES.txt only on install, which wants a cluster; rendering it with `tpl` in a copy of
   // the chart gives the same text offline.

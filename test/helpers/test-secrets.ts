@@ -15,4 +15,6 @@ export const ALL_TEST_SECRETS = [
   'image-test-secret-3c1d',
   'sigterm-test-secret-5e21',
   'relay-token-0123456789abcdef',
+  'egress-proxy-password-6b4d',
+  'hunter2-proxy',
 ] as const;

@@ -1,22 +1,30 @@
-// An HTTPS server with a self-signed certificate made by openssl for the test, for TLS failure cases.
+// HTTPS servers with self-signed certificates made by openssl for the test: a fixed answer for TLS
+// failure cases, and a TLS front that makes the emulator an HTTPS upstream.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
+import tls from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { requireTool } from './tools.js';
 
-export async function startSelfSignedServer(t: ExecutionContext, commonName = 'localhost'): Promise<{ port: number; certFile: string }> {
+/** A key and a self-signed certificate for `commonName` (by default also its DNS subject alternative name), made by openssl. */
+export function selfSignedCertificate(commonName: string, subjectAltName = `DNS:${commonName}`): { keyFile: string; certFile: string } {
   const openssl = requireTool('openssl', 'openssl');
   const dir = mkdtempSync(join(tmpdir(), 'sfd-tls-'));
   execFileSync(openssl, [
     'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', `/CN=${commonName}`,
-    '-addext', `subjectAltName=DNS:${commonName}`,
+    '-addext', `subjectAltName=${subjectAltName}`,
     '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
   ], { stdio: 'ignore' });
-  const server = https.createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (_req, res) => {
+  return { keyFile: join(dir, 'key.pem'), certFile: join(dir, 'cert.pem') };
+}
+
+export async function startSelfSignedServer(t: ExecutionContext, commonName = 'localhost'): Promise<{ port: number; certFile: string }> {
+  const { keyFile, certFile } = selfSignedCertificate(commonName);
+  const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json;charset=UTF-8', Date: new Date().toUTCString() }).end('{"id":1}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -24,5 +32,31 @@ export async function startSelfSignedServer(t: ExecutionContext, commonName = 'l
     server.closeAllConnections();
     server.close();
   });
-  return { port: (server.address() as AddressInfo).port, certFile: join(dir, 'cert.pem') };
+  return { port: (server.address() as AddressInfo).port, certFile };
+}
+
+/**
+ * A TLS front for a plain-HTTP server (the emulator), with a self-signed certificate for
+ * `commonName`: the gateway as an HTTPS upstream, signatures still verified behind it.
+ */
+export async function startTlsFront(t: ExecutionContext, backendPort: number, commonName: string): Promise<{ port: number; certFile: string }> {
+  const { keyFile, certFile } = selfSignedCertificate(commonName);
+  const sockets = new Set<net.Socket>();
+  const server = tls.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (client) => {
+    const backend = net.connect({ host: '127.0.0.1', port: backendPort });
+    sockets.add(client).add(backend);
+    client.pipe(backend).pipe(client);
+    const close = (): void => {
+      client.destroy();
+      backend.destroy();
+    };
+    client.once('error', close).once('close', close);
+    backend.once('error', close).once('close', close);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return { port: (server.address() as AddressInfo).port, certFile };
 }

@@ -7,7 +7,8 @@ import type { AcceptedForm } from '../../src/emulator/verifier.js';
 import { readFileSync } from 'node:fs';
 import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
 import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
-import { startSelfSignedServer } from '../helpers/tls-server.js';
+import { startConnectProxy } from '../helpers/connect-proxy.js';
+import { startSelfSignedServer, startTlsFront } from '../helpers/tls-server.js';
 
 const deps = { readFile: (path: string) => readFileSync(path, 'utf8'), production: false, now: Date.now, timeoutMs: 2000 };
 
@@ -106,4 +107,44 @@ test('invalid configuration is reported as the first failed check', async (t) =>
   t.is(report.checks[0]?.check, 'configuration');
   t.is(report.checks[0]?.verdict, 'fail');
   t.false(JSON.stringify(report).includes(TEST_SECRET));
+});
+
+/** The emulator behind TLS as gateway.test, which only the proxy resolves, and a proxy in front. */
+async function gatewayBehindProxy(t: ExecutionContext, proxyOptions: { credentials?: string; refuse?: boolean } = {}) {
+  const emulator = await emulatorWith(t, { scheme: '2', shape: 'no-keyid', placement: 'body' });
+  const front = await startTlsFront(t, emulator.address.port, 'gateway.test');
+  const proxy = await startConnectProxy(t, {
+    hosts: { 'gateway.test': '127.0.0.1' },
+    ...(proxyOptions.credentials ? { credentials: proxyOptions.credentials } : {}),
+    ...(proxyOptions.refuse ? { refuse: [`gateway.test:${front.port}`] } : {}),
+  });
+  return { proxy, upstream: `https://gateway.test:${front.port}`, certFile: front.certFile };
+}
+
+test('behind an egress proxy: the tunnel, TLS inside it and the signature probes all go through the proxy', async (t) => {
+  const { proxy, upstream, certFile } = await gatewayBehindProxy(t, { credentials: 'doctor:hunter2-proxy' });
+  const report = await runDoctor(settings(upstream, { HTTPS_PROXY: `http://doctor:hunter2-proxy@127.0.0.1:${proxy.port}`, SFD_UPSTREAM_CA_FILE: certFile }), deps);
+  t.deepEqual(report.checks.map((c) => c.check).filter((c) => ['dns', 'tcp', 'egress proxy', 'tls'].includes(c)), ['egress proxy', 'tls']);
+  t.regex(report.checks.find((c) => c.check === 'egress proxy')!.detail, /^http:\/\/127\.0\.0\.1:\d+ \(with credentials\) opened a tunnel to gateway\.test:\d+ in \d+ ms$/);
+  t.regex(report.checks.find((c) => c.check === 'tls')!.detail, /certificate for gateway\.test/);
+  t.like(report.recommendation, { signatureVersion: '2', v2StringShape: 'no-keyid' });
+  t.true(proxy.tunnels.length >= 3, `the tunnel check and at least two probes crossed the proxy (${proxy.tunnels.length})`);
+  t.false(JSON.stringify(report).includes('hunter2-proxy'));
+});
+
+test('behind an egress proxy that wants credentials, or refuses the gateway: the status and the fix', async (t) => {
+  const wantsCredentials = await gatewayBehindProxy(t, { credentials: 'doctor:hunter2-proxy' });
+  const noCredentials = await runDoctor(settings(wantsCredentials.upstream, { SFD_UPSTREAM_PROXY: wantsCredentials.proxy.url }), deps);
+  const check407 = noCredentials.checks.find((c) => c.check === 'egress proxy')!;
+  t.is(check407.verdict, 'fail');
+  t.regex(check407.detail, /refused the tunnel to gateway\.test:\d+ with 407 Proxy Authentication Required/);
+  t.regex(check407.fix!, /SFD_UPSTREAM_PROXY to http:\/\/user:password@host:port/);
+  const refusing = await gatewayBehindProxy(t, { refuse: true });
+  const refused = await runDoctor(settings(refusing.upstream, { SFD_UPSTREAM_PROXY: refusing.proxy.url }), deps);
+  const check403 = refused.checks.find((c) => c.check === 'egress proxy')!;
+  t.regex(check403.detail, /with 403 Forbidden/);
+  t.regex(check403.fix!, /allow gateway\.test:\d+, or.*SFD_UPSTREAM_NO_PROXY/);
+  const unreachable = await runDoctor(settings(refusing.upstream, { SFD_UPSTREAM_PROXY: `http://127.0.0.1:${REFUSING_ADDRESS.port}` }), deps);
+  t.regex(unreachable.checks.find((c) => c.check === 'egress proxy')!.detail, /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+  t.false(unreachable.ok);
 });

@@ -84,6 +84,22 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
     - name: SFD_UPSTREAM_CA_FILE
       value: /etc/sfd-sidecar/ca/ca.crt
     {{- end }}
+    {{- with .Values.sidecar.egressProxy }}
+    {{- if .secret.name }}
+    - name: SFD_UPSTREAM_PROXY
+      valueFrom:
+        secretKeyRef:
+          name: {{ .secret.name }}
+          key: {{ .secret.key }}
+    {{- else if .url }}
+    - name: SFD_UPSTREAM_PROXY
+      value: {{ .url | quote }}
+    {{- end }}
+    {{- with .noProxy }}
+    - name: SFD_UPSTREAM_NO_PROXY
+      value: {{ . | quote }}
+    {{- end }}
+    {{- end }}
     {{- if .Values.notify.enabled }}
     - name: SFD_NOTIFY_LISTEN
       value: "0.0.0.0:{{ .Values.notify.port | int64 }}"

@@ -1,0 +1,63 @@
+// With an egress proxy (SFD_UPSTREAM_PROXY or HTTPS_PROXY), the doctor asks the proxy for the same
+// CONNECT tunnel the sidecar opens, and checks TLS inside it: a proxy that wants credentials or
+// refuses the gateway is named with its status and the fix (issue #9's verdict-and-fix form).
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+import type { Socket } from 'node:net';
+import { describeProxy } from '../config/egress-proxy.js';
+import type { UpstreamTarget } from '../config/parsers.js';
+import { fail, ok, type CheckResult } from './check-result.js';
+
+export interface TunnelOutcome {
+  readonly result: CheckResult;
+  /** The open tunnel (the caller checks TLS in it, then closes it); null when it failed. */
+  readonly socket: Socket | null;
+}
+
+const CHECK = 'egress proxy';
+
+export function openTunnel(proxy: URL, upstream: UpstreamTarget, timeoutMs: number): Promise<TunnelOutcome> {
+  const proxyName = describeProxy(proxy);
+  const target = `${upstream.hostname.includes(':') ? `[${upstream.hostname}]` : upstream.hostname}:${upstream.port}`;
+  const credentials = proxy.username || proxy.password ? `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}` : null;
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const request = (proxy.protocol === 'https:' ? https : http).request({
+      host: proxy.hostname.replace(/^\[|\]$/g, ''),
+      port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80),
+      method: 'CONNECT',
+      path: target,
+      headers: { Host: target, ...(credentials ? { 'Proxy-Authorization': `Basic ${Buffer.from(credentials).toString('base64')}` } : {}) },
+      agent: false,
+      timeout: timeoutMs,
+    });
+    let settled = false;
+    const done = (outcome: TunnelOutcome): void => {
+      if (settled) return void outcome.socket?.destroy();
+      settled = true;
+      resolve(outcome);
+    };
+    request.once('connect', (answer: IncomingMessage, socket: Socket) => {
+      const status = answer.statusCode ?? 0;
+      if (status === 200) {
+        return done({ result: ok(CHECK, `${proxyName} opened a tunnel to ${target} in ${Math.round(performance.now() - started)} ms`), socket });
+      }
+      socket.destroy();
+      done({ result: refusal(proxyName, target, status, answer.statusMessage ?? ''), socket: null });
+    });
+    request.once('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: `no answer within ${timeoutMs} ms` })));
+    request.once('error', (error: NodeJS.ErrnoException) =>
+      done({
+        result: fail(CHECK, `cannot reach ${proxyName} (${error.code ?? error.message})`, 'check SFD_UPSTREAM_PROXY (or HTTPS_PROXY, which it defaults to) and egress to the proxy'),
+        socket: null,
+      }),
+    );
+    request.end();
+  });
+}
+
+function refusal(proxyName: string, target: string, status: number, statusText: string): CheckResult {
+  const detail = `${proxyName} refused the tunnel to ${target} with ${status} ${statusText}`.trim();
+  if (status === 407) return fail(CHECK, detail, 'the proxy wants credentials: set SFD_UPSTREAM_PROXY to http://user:password@host:port');
+  return fail(CHECK, detail, `ask the proxy's operator to allow ${target}, or, if the pod can reach it directly, add the host to SFD_UPSTREAM_NO_PROXY`);
+}
