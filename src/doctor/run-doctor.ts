@@ -84,7 +84,7 @@ async function checkDirect(upstream: UpstreamTarget, ca: string | null, now: num
 
 /** The proxy resolves and connects to the upstream: the tunnel, then TLS inside it. */
 async function checkThroughProxy(proxy: URL, upstream: UpstreamTarget, ca: string | null, now: number, timeoutMs: number): Promise<CheckResult[]> {
-  const tunnel = await openTunnel(proxy, upstream, timeoutMs);
+  const tunnel = await openTunnel(proxy, upstream, ca, timeoutMs);
   if (!tunnel.socket) return [tunnel.result];
   try {
     return [tunnel.result, await checkTls(upstream, ca, now, timeoutMs, tunnel.socket)];

@@ -3,7 +3,8 @@
 // refuses the gateway is named with its status and the fix (issue #9's verdict-and-fix form).
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { describeProxy } from '../config/egress-proxy.js';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { fail, ok, type CheckResult } from './check-result.js';
@@ -15,21 +16,29 @@ export interface TunnelOutcome {
 }
 
 const CHECK = 'egress proxy';
+/** OpenSSL's and Node's codes for a certificate that could not be verified. */
+const CERTIFICATE_PROBLEM = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS/;
 
-export function openTunnel(proxy: URL, upstream: UpstreamTarget, timeoutMs: number): Promise<TunnelOutcome> {
+/** @param ca trusted in addition to the system roots for an https:// proxy, as the sidecar does (SFD_UPSTREAM_CA_FILE) */
+export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | null, timeoutMs: number): Promise<TunnelOutcome> {
   const proxyName = describeProxy(proxy);
   const target = `${upstream.hostname.includes(':') ? `[${upstream.hostname}]` : upstream.hostname}:${upstream.port}`;
   const credentials = proxy.username || proxy.password ? `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}` : null;
+  const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
     const started = performance.now();
     const request = (proxy.protocol === 'https:' ? https : http).request({
-      host: proxy.hostname.replace(/^\[|\]$/g, ''),
+      host: proxyHost,
+      // Node would take the TLS name from the Host header, which names the target: the proxy's own name
+      // is checked ('' for an address, which Node then checks against the certificate's IP entries).
+      servername: isIP(proxyHost) ? '' : proxyHost,
       port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80),
       method: 'CONNECT',
       path: target,
       headers: { Host: target, ...(credentials ? { 'Proxy-Authorization': `Basic ${Buffer.from(credentials).toString('base64')}` } : {}) },
       agent: false,
       timeout: timeoutMs,
+      ...(proxy.protocol === 'https:' && ca ? { ca: [...rootCertificates, ca] } : {}),
     });
     let settled = false;
     const done = (outcome: TunnelOutcome): void => {
@@ -46,12 +55,13 @@ export function openTunnel(proxy: URL, upstream: UpstreamTarget, timeoutMs: numb
       done({ result: refusal(proxyName, target, status, answer.statusMessage ?? ''), socket: null });
     });
     request.once('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: `no answer within ${timeoutMs} ms` })));
-    request.once('error', (error: NodeJS.ErrnoException) =>
-      done({
-        result: fail(CHECK, `cannot reach ${proxyName} (${error.code ?? error.message})`, 'check SFD_UPSTREAM_PROXY (or HTTPS_PROXY, which it defaults to) and egress to the proxy'),
-        socket: null,
-      }),
-    );
+    request.once('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? error.message;
+      const fix = CERTIFICATE_PROBLEM.test(code)
+        ? "the proxy's TLS certificate is not trusted: put its CA in SFD_UPSTREAM_CA_FILE (beside the gateway's, if it has its own)"
+        : 'check SFD_UPSTREAM_PROXY (or HTTPS_PROXY, which it defaults to) and egress to the proxy';
+      done({ result: fail(CHECK, `cannot reach ${proxyName} (${code})`, fix), socket: null });
+    });
     request.end();
   });
 }

@@ -4,11 +4,13 @@ import test, { type ExecutionContext } from 'ava';
 import { runDoctor, type DoctorReport } from '../../src/doctor/run-doctor.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
 import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
-import { startSelfSignedServer, startTlsFront } from '../helpers/tls-server.js';
+import { selfSignedCertificate, startSelfSignedServer, startTlsFront } from '../helpers/tls-server.js';
 
 const deps = { readFile: (path: string) => readFileSync(path, 'utf8'), production: false, now: Date.now, timeoutMs: 2000 };
 
@@ -110,15 +112,20 @@ test('invalid configuration is reported as the first failed check', async (t) =>
 });
 
 /** The emulator behind TLS as gateway.test, which only the proxy resolves, and a proxy in front. */
-async function gatewayBehindProxy(t: ExecutionContext, proxyOptions: { credentials?: string; refuse?: boolean } = {}) {
+async function gatewayBehindProxy(t: ExecutionContext, proxyOptions: { credentials?: string; refuse?: boolean; tls?: boolean } = {}) {
   const emulator = await emulatorWith(t, { scheme: '2', shape: 'no-keyid', placement: 'body' });
   const front = await startTlsFront(t, emulator.address.port, 'gateway.test');
+  const proxyCertificate = proxyOptions.tls ? selfSignedCertificate('egress proxy', 'IP:127.0.0.1') : null;
   const proxy = await startConnectProxy(t, {
     hosts: { 'gateway.test': '127.0.0.1' },
     ...(proxyOptions.credentials ? { credentials: proxyOptions.credentials } : {}),
     ...(proxyOptions.refuse ? { refuse: [`gateway.test:${front.port}`] } : {}),
+    ...(proxyCertificate ? { tls: { key: readFileSync(proxyCertificate.keyFile), cert: readFileSync(proxyCertificate.certFile) } } : {}),
   });
-  return { proxy, upstream: `https://gateway.test:${front.port}`, certFile: front.certFile };
+  // One CA file for both, as SFD_UPSTREAM_CA_FILE takes it.
+  const certFile = join(mkdtempSync(join(tmpdir(), 'sfd-ca-')), 'ca.pem');
+  writeFileSync(certFile, readFileSync(front.certFile, 'utf8') + (proxyCertificate ? readFileSync(proxyCertificate.certFile, 'utf8') : ''));
+  return { proxy, upstream: `https://gateway.test:${front.port}`, certFile };
 }
 
 test('behind an egress proxy: the tunnel, TLS inside it and the signature probes all go through the proxy', async (t) => {
@@ -130,6 +137,20 @@ test('behind an egress proxy: the tunnel, TLS inside it and the signature probes
   t.like(report.recommendation, { signatureVersion: '2', v2StringShape: 'no-keyid' });
   t.true(proxy.tunnels.length >= 3, `the tunnel check and at least two probes crossed the proxy (${proxy.tunnels.length})`);
   t.false(JSON.stringify(report).includes('hunter2-proxy'));
+});
+
+test('behind an https:// egress proxy: TLS to the proxy is checked against the CA file, as the sidecar checks it', async (t) => {
+  const { proxy, upstream, certFile } = await gatewayBehindProxy(t, { tls: true });
+  t.true(proxy.url.startsWith('https://'));
+  const report = await runDoctor(settings(upstream, { SFD_UPSTREAM_PROXY: proxy.url, SFD_UPSTREAM_CA_FILE: certFile }), deps);
+  t.is(verdictOf(report, 'egress proxy'), 'ok');
+  t.is(verdictOf(report, 'tls'), 'ok');
+  t.like(report.recommendation, { signatureVersion: '2', v2StringShape: 'no-keyid' });
+  const untrusted = await runDoctor(settings(upstream, { SFD_UPSTREAM_PROXY: proxy.url }), deps);
+  const check = untrusted.checks.find((c) => c.check === 'egress proxy')!;
+  t.is(check.verdict, 'fail');
+  t.regex(check.detail, /cannot reach https:\/\/127\.0\.0\.1:\d+ \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+  t.regex(check.fix!, /put its CA in SFD_UPSTREAM_CA_FILE/);
 });
 
 test('behind an egress proxy that wants credentials, or refuses the gateway: the status and the fix', async (t) => {
