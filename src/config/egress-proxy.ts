@@ -31,6 +31,13 @@ export function parseProxyUrl(raw: string): Parsed<URL> {
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return fail(PROXY_ALLOWED);
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) return fail(PROXY_ALLOWED);
+  try {
+    // The credentials are decoded when sent (Proxy-Authorization); a stray % would fail there, per request.
+    decodeURIComponent(url.username);
+    decodeURIComponent(url.password);
+  } catch {
+    return fail(`${PROXY_ALLOWED}, whose user and password are percent-encoded (a % in them as %25)`);
+  }
   return ok(url);
 }
 

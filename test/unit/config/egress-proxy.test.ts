@@ -31,7 +31,9 @@ test('a proxy URL: scheme-less means http, a trailing slash is fine; path, query
   t.is(parseProxyUrl('proxy.corp:3128').ok && (parseProxyUrl('proxy.corp:3128') as { value: URL }).value.href, 'http://proxy.corp:3128/');
   t.true(parseProxyUrl('http://proxy.corp:3128/').ok);
   t.true(parseProxyUrl('https://proxy.corp').ok);
-  for (const bad of ['socks5://proxy:1080', 'http://proxy:3128/path', 'http://proxy:3128?x=1', 'http://', '::::']) t.false(parseProxyUrl(bad).ok, bad);
+  for (const bad of ['socks5://proxy:1080', 'http://proxy:3128/path', 'http://proxy:3128?x=1', 'http://', '::::', 'http://me:50%off@proxy:3128']) t.false(parseProxyUrl(bad).ok, bad);
+  const encoded = parseProxyUrl('http://me:50%25off@proxy:3128');
+  t.true(encoded.ok && decodeURIComponent(encoded.value.password) === '50%off');
 });
 
 test('an invalid proxy is reported under the variable it came from, without its password', (t) => {
