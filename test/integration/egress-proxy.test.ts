@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import test, { type ExecutionContext } from 'ava';
 import { readEgressProxy, type EgressProxy } from '../../src/config/egress-proxy.js';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { SettingReader, type SettingValues } from '../../src/config/setting-reader.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { createTunnelAgent } from '../../src/proxy/tunnel-agent.js';
@@ -32,7 +33,7 @@ function egressProxy(values: SettingValues): EgressProxy {
 }
 
 /** The emulator behind TLS for GATEWAY, a proxy that resolves GATEWAY, and a sidecar configured with both. */
-async function gatewayBehindProxy(t: ExecutionContext, proxyCredentials: string | undefined, sidecarProxyUrl: (proxy: ConnectProxy) => string) {
+async function gatewayBehindProxy(t: ExecutionContext, proxyCredentials: string | undefined, sidecarProxyUrl: (proxy: ConnectProxy) => string, upstreamMaxSockets?: number) {
   const emulator = await startEmulator({
     listen: { host: '127.0.0.1', port: 0 },
     keys: new Map([[TEST_KEY_ID, { secret: Buffer.from(TEST_SECRET), customerId: 12345 }]]),
@@ -44,6 +45,7 @@ async function gatewayBehindProxy(t: ExecutionContext, proxyCredentials: string 
     defaultUpstream: toUpstream(`https://${GATEWAY}:${front.port}`),
     upstreamCa: readFileSync(front.certFile, 'utf8'),
     egressProxy: egressProxy({ HTTPS_PROXY: sidecarProxyUrl(proxy) }),
+    ...(upstreamMaxSockets === undefined ? {} : { limits: { ...DEFAULT_LIMITS, upstreamMaxSockets } }),
   });
   return { emulator, proxy, front, ...sidecar };
 }
@@ -69,11 +71,12 @@ test('HTTPS_PROXY: signed requests reach a gateway only the proxy can resolve, i
   t.false(logs.text().includes(PROXY_PASSWORD));
 });
 
-test('concurrent requests open at most as many tunnels as requests in flight, and every one is answered', async (t) => {
-  const { proxy, proxyUrl } = await gatewayBehindProxy(t, undefined, (p) => p.url);
+test('tunnels are bounded by SFD_UPSTREAM_MAX_SOCKETS, also while they are being opened, and every request is answered', async (t) => {
+  const { proxy, proxyUrl, sidecar } = await gatewayBehindProxy(t, undefined, (p) => p.url, 3);
   const answers = await Promise.all(Array.from({ length: 12 }, () => send(`${proxyUrl}/v1.1/customer/12345`)));
   t.deepEqual(answers.map((a) => a.status), Array<number>(12).fill(200));
-  t.true(proxy.tunnels.length >= 1 && proxy.tunnels.length <= 12, `${proxy.tunnels.length} tunnels`);
+  t.true(proxy.tunnels.length >= 1 && proxy.tunnels.length <= 3, `${proxy.tunnels.length} tunnels`);
+  t.true(sidecar.forwarders.connections().idle <= 3);
   const before = proxy.tunnels.length;
   for (let i = 0; i < 5; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 200);
   t.is(proxy.tunnels.length, before, 'later requests reuse the open tunnels');
