@@ -25,6 +25,7 @@ export interface ServeDeps extends CliIo {
 export async function serveCommand(values: SettingValues, deps: ServeDeps): Promise<RunningService> {
   const config = loadConfig(values, { readFile: deps.readFile, production: deps.production });
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
+  if (config.egressProxyIgnored) logger.warn('the pod\'s proxy setting is set aside', { reason: config.egressProxyIgnored });
   // The emulator (and zod, which its notification routes use) is loaded only for the demo: about 10 MB
   // of resident memory a configured sidecar does not need.
   const emulator = config.demo ? await (await import('../emulator/start-emulator.js')).startEmulator({ listen: { host: '127.0.0.1', port: 0 } }) : undefined;

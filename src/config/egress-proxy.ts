@@ -41,24 +41,45 @@ export function parseProxyUrl(raw: string): Parsed<URL> {
   return ok(url);
 }
 
-/** Reads the proxy settings, falling back to the variables every HTTP client reads; null when no proxy is set. */
-export function readEgressProxy(r: SettingReader): EgressProxy | null {
+export interface EgressProxySettings {
+  /** The proxy HTTPS upstreams go through; null when they connect directly. */
+  readonly proxy: EgressProxy | null;
+  /** Why a conventional HTTPS_PROXY was not used (never its value); null when nothing was set aside. */
+  readonly ignored: string | null;
+}
+
+/**
+ * Reads the proxy settings, falling back to the variables every HTTP client reads. SFD_UPSTREAM_PROXY
+ * and SFD_UPSTREAM_NO_PROXY are strict: a value the sidecar cannot use stops it at start. HTTPS_PROXY
+ * and NO_PROXY are the whole pod's, often written for other clients (a socks5:// proxy, an entry only
+ * curl reads): what the sidecar cannot use is set aside with a warning, and the sidecar still starts.
+ */
+export function readEgressProxy(r: SettingReader): EgressProxySettings {
+  const own = SETTINGS.upstreamProxy.env;
   const proxy = r.rawWithFallback('upstreamProxy', ['HTTPS_PROXY', 'https_proxy']);
   const noProxy = r.rawWithFallback('upstreamNoProxy', ['NO_PROXY', 'no_proxy']);
-  // Ours is read strictly; a conventional NO_PROXY written for every client in the cluster is not.
   const strictList = noProxy?.name === SETTINGS.upstreamNoProxy.env ? r.parseFrom(noProxy.name, noProxy.text, parseNoProxy, false) : undefined;
-  if (!proxy) return null;
-  const own = SETTINGS.upstreamProxy.env;
-  const named = proxy.name === own ? own : `${proxy.name} (the default of ${own}, which overrides it)`;
-  const url = r.parseFrom(named, proxy.text, parseProxyUrl, true);
-  if (!url) return null;
+  if (!proxy) return { proxy: null, ignored: null };
+  let url: URL | undefined;
+  if (proxy.name === own) {
+    url = r.parseFrom(own, proxy.text, parseProxyUrl, true);
+  } else {
+    const parsed = parseProxyUrl(proxy.text);
+    if (!parsed.ok) {
+      const ignored = `${proxy.name} is not a proxy the sidecar can use (it must be ${parsed.allowed}); upstreams are reached directly. Set ${own} to give the sidecar its own proxy`;
+      return { proxy: null, ignored };
+    }
+    url = parsed.value;
+  }
+  if (!url) return { proxy: null, ignored: null };
   const lenient = noProxy && noProxy.name !== SETTINGS.upstreamNoProxy.env ? readNoProxy(noProxy.text) : undefined;
-  return Object.freeze({
+  const egress = Object.freeze({
     url,
     noProxy: strictList ?? lenient?.list ?? NOTHING_BYPASSES,
     source: proxy.name,
     unreadNoProxy: lenient?.unread ?? [],
   });
+  return { proxy: egress, ignored: null };
 }
 
 /** The proxy a connection to this upstream goes through, or null for a direct connection. */

@@ -58,6 +58,8 @@ export interface Config {
   readonly upstreamCa: string | null;
   /** SFD_UPSTREAM_PROXY (or HTTPS_PROXY) and its no-proxy list; null when upstreams are reached directly. */
   readonly egressProxy: EgressProxy | null;
+  /** A conventional HTTPS_PROXY the sidecar cannot use, set aside: why (logged at start; doctor warns). */
+  readonly egressProxyIgnored: string | null;
   readonly shutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
   /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
@@ -81,7 +83,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const shutdownTimeoutMs = r.read('shutdownTimeoutMs', parseInteger(0, 3_600_000), '10000');
   const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), 'info');
   const upstreamCa = r.file('upstreamCaFile');
-  const egressProxy = readEgressProxy(r);
+  const egress = readEgressProxy(r);
   const profile = r.read('profile', parseProfileName, 'default');
   const profileHeader = r.read('profileHeader', parseHeaderName) ?? null;
   const allowedProfiles = r.read('allowedProfiles', parseProfileList) ?? [];
@@ -142,7 +144,8 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     maxBodyBytes: maxBodyBytes!,
     upstreamTimeoutMs: upstreamTimeoutMs!,
     upstreamCa,
-    egressProxy,
+    egressProxy: egress.proxy,
+    egressProxyIgnored: egress.ignored,
     shutdownTimeoutMs: shutdownTimeoutMs!,
     logLevel: logLevel!,
   });

@@ -62,6 +62,7 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
     return done();
   }
   const timeoutMs = deps.timeoutMs ?? 5000;
+  if (config.egressProxyIgnored) checks.push(warn('egress proxy', config.egressProxyIgnored, 'if the pod needs a proxy to reach the gateway, set SFD_UPSTREAM_PROXY to an http:// or https:// one'));
   const proxy = proxyFor(config.egressProxy, upstream);
   const reached = proxy ? await checkThroughProxy(proxy, upstream, config.upstreamCa, deps.now(), timeoutMs) : await checkDirect(upstream, config.upstreamCa, deps.now(), timeoutMs);
   checks.push(...reached);

@@ -150,11 +150,11 @@ test('a dead-letter directory that is missing or is a file stops the process at 
   }
 });
 
-test('an HTTPS_PROXY the sidecar cannot use stops it, named as HTTPS_PROXY and without its password', async (t) => {
+test('an SFD_UPSTREAM_PROXY the sidecar cannot use stops it, named and without its password', async (t) => {
   const run = await runCli(['serve'], {
-    env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: TEST_SECRET, HTTPS_PROXY: 'socks5://me:hunter2-proxy@proxy:1080' },
+    env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: TEST_SECRET, SFD_UPSTREAM_PROXY: 'socks5://me:hunter2-proxy@proxy:1080' },
   });
   t.is(run.code, 2);
-  t.true(run.stderr.includes('HTTPS_PROXY (the default of SFD_UPSTREAM_PROXY, which overrides it): must be an http:// or https:// proxy URL'), run.stderr);
+  t.true(run.stderr.includes('SFD_UPSTREAM_PROXY: must be an http:// or https:// proxy URL'), run.stderr);
   t.false(run.stderr.includes('hunter2-proxy'));
 });

@@ -169,3 +169,13 @@ test('behind an egress proxy that wants credentials, or refuses the gateway: the
   t.regex(unreachable.checks.find((c) => c.check === 'egress proxy')!.detail, /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
   t.false(unreachable.ok);
 });
+
+test('an HTTPS_PROXY the sidecar cannot use is a warning, and the checks go on directly', async (t) => {
+  const emulator = await emulatorWith(t, { scheme: '2', shape: 'spec', placement: 'body' });
+  const report = await runDoctor(settings(emulator.url, { HTTPS_PROXY: 'socks5://me:hunter2-proxy@proxy.corp:1080' }), deps);
+  t.is(verdictOf(report, 'egress proxy'), 'warn');
+  t.regex(report.checks.find((c) => c.check === 'egress proxy')!.fix!, /set SFD_UPSTREAM_PROXY/);
+  t.is(verdictOf(report, 'tcp'), 'ok');
+  t.true(report.ok);
+  t.false(JSON.stringify(report).includes('hunter2-proxy'));
+});

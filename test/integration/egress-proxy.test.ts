@@ -26,10 +26,10 @@ const GATEWAY = 'gateway.test';
 
 function egressProxy(values: SettingValues): EgressProxy {
   const reader = new SettingReader(values, { readFile: (path) => readFileSync(path, 'utf8') });
-  const egress = readEgressProxy(reader);
+  const { proxy } = readEgressProxy(reader);
   reader.assertValid();
-  if (!egress) throw new Error('no egress proxy in these settings');
-  return egress;
+  if (!proxy) throw new Error('no egress proxy in these settings');
+  return proxy;
 }
 
 /** The emulator behind TLS for GATEWAY, a proxy that resolves GATEWAY, and a sidecar configured with both. */

@@ -9,9 +9,10 @@ import { toUpstream } from '../../helpers/stack.js';
 
 const noFiles = { readFile: (): string => { throw new Error('no files here'); } };
 
-function read(values: SettingValues): { egress: EgressProxy | null; problems: string[] } {
+function read(values: SettingValues): { egress: EgressProxy | null; ignored: string | null; problems: string[] } {
   const reader = new SettingReader(values, noFiles);
-  return { egress: readEgressProxy(reader), problems: reader.problems };
+  const { proxy, ignored } = readEgressProxy(reader);
+  return { egress: proxy, ignored, problems: reader.problems };
 }
 
 function bypasses(list: string, hostname: string, port = 443): boolean {
@@ -36,11 +37,17 @@ test('a proxy URL: scheme-less means http, a trailing slash is fine; path, query
   t.true(encoded.ok && decodeURIComponent(encoded.value.password) === '50%off');
 });
 
-test('an invalid proxy is reported under the variable it came from, without its password', (t) => {
-  const { problems } = read({ HTTPS_PROXY: 'socks5://user:hunter2-proxy@proxy:1080' });
-  t.is(problems.length, 1);
-  t.regex(problems[0]!, /^HTTPS_PROXY \(the default of SFD_UPSTREAM_PROXY, which overrides it\): must be an http:\/\/ or https:\/\/ proxy URL/);
-  t.false(problems[0]!.includes('hunter2-proxy'));
+test('an SFD_UPSTREAM_PROXY the sidecar cannot use is a configuration error; an HTTPS_PROXY is set aside; neither repeats the password', (t) => {
+  const own = read({ SFD_UPSTREAM_PROXY: 'socks5://user:hunter2-proxy@proxy:1080' });
+  t.is(own.problems.length, 1);
+  t.regex(own.problems[0]!, /^SFD_UPSTREAM_PROXY: must be an http:\/\/ or https:\/\/ proxy URL/);
+  t.false(own.problems[0]!.includes('hunter2-proxy'));
+  const pods = read({ HTTPS_PROXY: 'socks5://user:hunter2-proxy@proxy:1080', NO_PROXY: 'bad/entry' });
+  t.deepEqual(pods.problems, []);
+  t.is(pods.egress, null);
+  t.regex(pods.ignored!, /^HTTPS_PROXY is not a proxy the sidecar can use \(it must be an http:\/\/ or https:\/\/ proxy URL.*\); upstreams are reached directly\. Set SFD_UPSTREAM_PROXY/);
+  t.false(pods.ignored!.includes('hunter2-proxy'));
+  t.is(read({ SFD_UPSTREAM_PROXY: 'http://ours:3128', HTTPS_PROXY: 'socks5://proxy:1080' }).ignored, null, 'nothing is set aside when ours is used');
 });
 
 test('the proxy is described without its credentials', (t) => {
