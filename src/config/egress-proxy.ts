@@ -58,7 +58,8 @@ export function readEgressProxy(r: SettingReader): EgressProxySettings {
   const own = SETTINGS.upstreamProxy.env;
   const proxy = r.rawWithFallback('upstreamProxy', ['HTTPS_PROXY', 'https_proxy']);
   const noProxy = r.rawWithFallback('upstreamNoProxy', ['NO_PROXY', 'no_proxy']);
-  const strictList = noProxy?.name === SETTINGS.upstreamNoProxy.env ? r.parseFrom(noProxy.name, noProxy.text, parseNoProxy, false) : undefined;
+  const ownNoProxy = noProxy?.name === SETTINGS.upstreamNoProxy.env;
+  const strictList = noProxy && ownNoProxy ? r.parseFrom(noProxy.name, noProxy.text, parseNoProxy, false) : undefined;
   if (!proxy) return { proxy: null, ignored: null };
   let url: URL | undefined;
   if (proxy.name === own) {
@@ -72,7 +73,7 @@ export function readEgressProxy(r: SettingReader): EgressProxySettings {
     url = parsed.value;
   }
   if (!url) return { proxy: null, ignored: null };
-  const lenient = noProxy && noProxy.name !== SETTINGS.upstreamNoProxy.env ? readNoProxy(noProxy.text) : undefined;
+  const lenient = noProxy && !ownNoProxy ? readNoProxy(noProxy.text) : undefined;
   const egress = Object.freeze({
     url,
     noProxy: strictList ?? lenient?.list ?? NOTHING_BYPASSES,

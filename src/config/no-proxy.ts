@@ -51,9 +51,9 @@ export function readNoProxy(raw: string): { readonly list: NoProxyList; readonly
   }
   const list: NoProxyList = {
     bypasses(hostname, port) {
-      const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-      const family = isIP(host);
-      if (family !== 0 && addresses.check(host, family === 6 ? 'ipv6' : 'ipv4')) return true;
+      const host = normalizedHost(hostname);
+      const family = addressFamily(host);
+      if (family !== null && addresses.check(host, family)) return true;
       return names.some((rule) => (rule.port === 0 || rule.port === port) && nameMatches(host, rule));
     },
   };
@@ -62,10 +62,21 @@ export function readNoProxy(raw: string): { readonly list: NoProxyList; readonly
 
 /** Loopback names and addresses: direct whatever the list says. */
 export function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const host = normalizedHost(hostname);
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  const family = addressFamily(host);
+  return family !== null && LOOPBACK.check(host, family);
+}
+
+/** Lowercase, without the brackets of an IPv6 literal. */
+function normalizedHost(hostname: string): string {
+  return hostname.toLowerCase().replace(/^\[|\]$/g, '');
+}
+
+/** A BlockList's family for an address; null for a name. */
+function addressFamily(host: string): 'ipv4' | 'ipv6' | null {
   const family = isIP(host);
-  return family !== 0 && LOOPBACK.check(host, family === 6 ? 'ipv6' : 'ipv4');
+  return family === 0 ? null : family === 4 ? 'ipv4' : 'ipv6';
 }
 
 type Entry = NameRule | { readonly address: string; readonly prefix: number | null; readonly family: 'ipv4' | 'ipv6' };
@@ -73,10 +84,10 @@ type Entry = NameRule | { readonly address: string; readonly prefix: number | nu
 function parseEntry(entry: string): Entry | null {
   const cidr = /^\[?([0-9a-f:.]+)\]?\/(\d{1,3})$/.exec(entry);
   if (cidr) {
-    const family = isIP(cidr[1]!);
+    const family = addressFamily(cidr[1]!);
     const prefix = Number(cidr[2]);
-    if (family === 0 || prefix > (family === 4 ? 32 : 128)) return null;
-    return { address: cidr[1]!, prefix, family: family === 4 ? 'ipv4' : 'ipv6' };
+    if (family === null || prefix > (family === 'ipv4' ? 32 : 128)) return null;
+    return { address: cidr[1]!, prefix, family };
   }
   // [v6]:port, v4:port, name:port; a bare IPv6 address has colons of its own.
   const bracketed = /^\[([0-9a-f:.]+)\](?::(\d{1,5}))?$/.exec(entry);
@@ -84,10 +95,10 @@ function parseEntry(entry: string): Entry | null {
   const host = bracketed?.[1] ?? withPort?.[1] ?? entry;
   const port = Number(bracketed?.[2] ?? withPort?.[2] ?? 0);
   if (port > 65535) return null;
-  const family = isIP(host);
+  const family = addressFamily(host);
   // An address with a port is kept as a name: a block list holds no ports.
-  if (family !== 0 && port === 0) return { address: host, prefix: null, family: family === 4 ? 'ipv4' : 'ipv6' };
-  if (family !== 0) return { name: host, subdomainsOnly: false, port };
+  if (family !== null && port === 0) return { address: host, prefix: null, family };
+  if (family !== null) return { name: host, subdomainsOnly: false, port };
   const subdomainsOnly = host.startsWith('.') || host.startsWith('*.');
   const name = host.replace(/^\*?\./, '');
   if (!/^[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*$/.test(name)) return null;

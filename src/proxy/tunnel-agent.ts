@@ -30,12 +30,13 @@ export type TunnelAgentFactory = typeof createTunnelAgent;
  * @param ca trusted in addition to the system roots, for the upstream (and for an https:// proxy)
  */
 export function createTunnelAgent(proxy: URL, agentOptions: AgentOptions, ca: readonly string[] | undefined): Agent {
-  const agent = new HttpsProxyAgent(proxy, { ...agentOptions, ...(ca ? { ca: [...ca] } : {}) });
+  const trust = ca ? { ca: [...ca] } : {};
+  const agent = new HttpsProxyAgent(proxy, { ...agentOptions, ...trust });
   // https-proxy-agent keeps its own `options`, which Node merges into every request's: say there that
   // the endpoint is TLS (otherwise agent-base looks for "https" in a stack trace on every request),
   // which CA the upstream's certificate is checked against, and the idle timeout Node applies to free
   // sockets (dropped otherwise, so idle tunnels would outlive the upstream's keep-alive).
-  Object.assign(agent.options, { secureEndpoint: true, timeout: agentOptions.timeout, ...(ca ? { ca: [...ca] } : {}) });
+  Object.assign(agent.options, { secureEndpoint: true, timeout: agentOptions.timeout, ...trust });
   agent.protocol = 'https:';
   // A refused CONNECT would otherwise be replayed to the request as if the upstream had answered it.
   agent.on('proxyConnect', (answer: ProxyConnectAnswer, request: ClientRequest) => {
