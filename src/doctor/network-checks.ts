@@ -3,6 +3,7 @@ import { lookup } from 'node:dns/promises';
 import net, { type Socket } from 'node:net';
 import { rootCertificates, connect as tlsConnect } from 'node:tls';
 import type { UpstreamTarget } from '../config/parsers.js';
+import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
 
 const DAY_MS = 86_400_000;
@@ -25,7 +26,7 @@ export function checkTcp(upstream: UpstreamTarget, timeoutMs: number): Promise<C
       socket.destroy();
       resolve(result);
     };
-    socket.setTimeout(timeoutMs, () => done(fail('tcp', `no connection to ${upstream.host} within ${timeoutMs} ms`, 'check egress network policies and firewalls towards the gateway')));
+    socket.setTimeout(timeoutMs, afterPendingIo(() => done(fail('tcp', `no connection to ${upstream.host} within ${timeoutMs} ms`, 'check egress network policies and firewalls towards the gateway'))));
     socket.once('connect', () => done(ok('tcp', `connected to ${upstream.hostname}:${upstream.port} in ${Math.round(performance.now() - started)} ms`)));
     socket.once('error', (error: NodeJS.ErrnoException) =>
       done(fail('tcp', `cannot connect to ${upstream.hostname}:${upstream.port} (${error.code ?? error.message})`, 'check SFD_UPSTREAM_URL, egress network policies and firewalls')),
@@ -49,7 +50,7 @@ export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: num
       socket.destroy();
       resolve(result);
     };
-    socket.setTimeout(timeoutMs, () => done(fail('tls', `no TLS handshake within ${timeoutMs} ms`, 'check that the port speaks TLS')));
+    socket.setTimeout(timeoutMs, afterPendingIo(() => done(fail('tls', `no TLS handshake within ${timeoutMs} ms`, 'check that the port speaks TLS'))));
     socket.once('secureConnect', () => {
       const cert = socket.getPeerCertificate();
       const expires = Date.parse(cert.valid_to);

@@ -7,6 +7,7 @@ import { isIP, type Socket } from 'node:net';
 import { rootCertificates } from 'node:tls';
 import { describeProxy } from '../config/egress-proxy.js';
 import type { UpstreamTarget } from '../config/parsers.js';
+import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, type CheckResult } from './check-result.js';
 
 export interface TunnelOutcome {
@@ -54,7 +55,7 @@ export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | nu
       socket.destroy();
       done({ result: refusal(proxyName, target, status, answer.statusMessage ?? ''), socket: null });
     });
-    request.once('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: `no answer within ${timeoutMs} ms` })));
+    request.once('timeout', afterPendingIo(() => settled || request.destroy(Object.assign(new Error('timeout'), { code: `no answer within ${timeoutMs} ms` }))));
     request.once('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? error.message;
       const fix = CERTIFICATE_PROBLEM.test(code)

@@ -66,18 +66,23 @@ export function send(url: string, options: SendOptions = {}): Promise<Answer> {
 
 /** Writes raw bytes to host:port and returns everything read until the server closes or `idleMs`. */
 export function rawExchange(port: number, payload: string | Buffer, idleMs = 1500): Promise<string> {
+  return rawExchangeEnding(port, payload, idleMs).then(({ raw }) => raw);
+}
+
+/** A raw exchange that also says who ended it: the server closing the connection, or the client after `idleMs` without a byte. */
+export function rawExchangeEnding(port: number, payload: string | Buffer, idleMs: number): Promise<{ raw: string; endedBy: 'server' | 'client' }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    const finish = (): void => {
+    const finish = (endedBy: 'server' | 'client'): void => {
       socket.destroy();
-      resolve(Buffer.concat(chunks).toString('latin1'));
+      resolve({ raw: Buffer.concat(chunks).toString('latin1'), endedBy });
     };
-    socket.setTimeout(idleMs, finish);
+    socket.setTimeout(idleMs, () => finish('client'));
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('end', finish);
-    socket.on('close', finish);
-    socket.on('error', (error) => (chunks.length > 0 ? finish() : reject(error)));
+    socket.on('end', () => finish('server'));
+    socket.on('close', () => finish('server'));
+    socket.on('error', (error) => (chunks.length > 0 ? finish('server') : reject(error)));
     socket.write(payload);
   });
 }

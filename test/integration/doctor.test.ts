@@ -2,12 +2,14 @@
 // broken setups names the problem and the fix.
 import test, { type ExecutionContext } from 'ava';
 import { runDoctor, type DoctorReport } from '../../src/doctor/run-doctor.js';
+import { checkTcp } from '../../src/doctor/network-checks.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
+import { toUpstream } from '../helpers/stack.js';
 import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { selfSignedCertificate, startSelfSignedServer, startTlsFront } from '../helpers/tls-server.js';
@@ -89,6 +91,17 @@ test('an unreachable upstream fails at TCP', async (t) => {
   t.regex(report.checks.find((c) => c.check === 'tcp')!.detail, /ECONNREFUSED/);
 });
 
+test('a refusal waiting when the process resumes from a pause longer than the timeout is reported as the refusal, not as a timeout', async (t) => {
+  // A throttled container can pause the process past the check's timeout; the answer the network
+  // already gave must win over the timer that fired late.
+  const verdict = checkTcp(toUpstream(`http://127.0.0.1:${REFUSING_ADDRESS.port}`), 50);
+  const pausedUntil = Date.now() + 300;
+  while (Date.now() < pausedUntil); // the pause: the event loop runs nothing meanwhile
+  const result = await verdict;
+  t.is(result.verdict, 'fail');
+  t.regex(result.detail, /ECONNREFUSED/);
+});
+
 test('an unresolvable host fails at DNS', async (t) => {
   const report = await runDoctor(settings('https://no-such-host.invalid'), deps);
   t.is(verdictOf(report, 'dns'), 'fail');
@@ -115,7 +128,7 @@ test('invalid configuration is reported as the first failed check', async (t) =>
 async function gatewayBehindProxy(t: ExecutionContext, proxyOptions: { credentials?: string; refuse?: boolean; tls?: boolean } = {}) {
   const emulator = await emulatorWith(t, { scheme: '2', shape: 'no-keyid', placement: 'body' });
   const front = await startTlsFront(t, emulator.address.port, 'gateway.test');
-  const proxyCertificate = proxyOptions.tls ? selfSignedCertificate('egress proxy', 'IP:127.0.0.1') : null;
+  const proxyCertificate = proxyOptions.tls ? await selfSignedCertificate('egress proxy', 'IP:127.0.0.1') : null;
   const proxy = await startConnectProxy(t, {
     hosts: { 'gateway.test': '127.0.0.1' },
     ...(proxyOptions.credentials ? { credentials: proxyOptions.credentials } : {}),

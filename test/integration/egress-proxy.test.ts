@@ -170,7 +170,7 @@ test('an https:// proxy: TLS to the proxy, checked against the same CA file, and
   });
   t.teardown(() => emulator.close());
   const front = await startTlsFront(t, emulator.address.port, GATEWAY);
-  const proxyCertificate = selfSignedCertificate('egress proxy', 'IP:127.0.0.1');
+  const proxyCertificate = await selfSignedCertificate('egress proxy', 'IP:127.0.0.1');
   const proxy = await startConnectProxy(t, {
     hosts: { [GATEWAY]: '127.0.0.1' },
     tls: { key: readFileSync(proxyCertificate.keyFile), cert: readFileSync(proxyCertificate.certFile) },

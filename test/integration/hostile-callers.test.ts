@@ -16,10 +16,8 @@ test('oversized-headers are refused with 431', async (t) => {
 
 test('slow-headers (slowloris) are cut after SFD_CLIENT_HEADERS_TIMEOUT_MS', async (t) => {
   const { sidecar } = await startStack(t, { sidecar: { limits: SHORT_CALLER_LIMITS } });
-  const started = Date.now();
   const raw = await rawExchange(sidecar.proxyAddress.port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000);
-  t.is(statusOf(raw), 408);
-  t.true(Date.now() - started < 4000);
+  t.is(statusOf(raw), 408, 'within the client\'s 8 s of patience: Node alone waits 60 s');
 });
 
 test('conflicting Content-Length and Transfer-Encoding is refused with 400', async (t) => {
@@ -81,9 +79,7 @@ test('overloaded: beyond SFD_MAX_INFLIGHT requests get 503 Sidecar.Overloaded at
 
 test('slow-body: a request body slower than SFD_CLIENT_REQUEST_TIMEOUT_MS is cut with 408', async (t) => {
   const { sidecar, emulator } = await startStack(t, { sidecar: { limits: SHORT_CALLER_LIMITS } });
-  const started = Date.now();
   const raw = await rawExchange(sidecar.proxyAddress.port, 'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly-a-few-bytes', 8000);
-  t.is(statusOf(raw), 408);
-  t.true(Date.now() - started < 4000);
+  t.is(statusOf(raw), 408, 'within the client\'s 8 s of patience: Node alone waits 300 s');
   t.is(emulator.state.accepted.length, 0);
 });

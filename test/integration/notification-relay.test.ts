@@ -127,10 +127,10 @@ test('the relay, which faces callers outside the pod, applies the caller limits:
     { logger, metrics: createMetrics(), now: Date.now, callerLimits: { ...DEFAULT_LIMITS, maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } },
   );
   t.teardown(() => relay.close(0));
-  const started = Date.now();
+  // A 408 within the client's 8 s of patience can only be the configured limit: Node alone waits 60 s
+  // for a head and 300 s for a request, and says nothing when the client gives up first.
   const slowHead = await rawExchange(relay.address.port, 'POST /notifications HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000);
   const slowBody = await rawExchange(relay.address.port, `POST /notifications HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-SFD-Notification-From: LLS\r\nContent-Length: 100\r\n\r\n{`, 8000);
-  t.true(Date.now() - started < 6000, 'Node alone waits 60 s for a head and 300 s for a request');
   t.is(statusOf(slowHead), 408);
   t.is(statusOf(slowBody), 408);
   t.is(statusOf(await rawExchange(relay.address.port, `POST /notifications HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(3000)}\r\n\r\n`)), 431);

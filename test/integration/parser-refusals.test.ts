@@ -138,9 +138,7 @@ test('the admin listener answers a malformed request with the catalog error too,
 
 test('the admin listener applies the same caller limits: a slow head is cut after SFD_CLIENT_HEADERS_TIMEOUT_MS', async (t) => {
   const { sidecar, logs } = await startStack(t, { sidecar: { limits: QUICK_TIMEOUTS } });
-  const started = Date.now();
   const [answer] = answersIn(await rawExchange(sidecar.adminAddress.port, 'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000));
-  t.is(answer!.status, 408);
-  t.true(Date.now() - started < 4000, 'Node alone waits 60 s');
+  t.is(answer!.status, 408, 'within the client\'s 8 s of patience: Node alone waits 60 s');
   t.like(logs.lines().find((l) => l.sidecarTraceId === answer!.headers['x-sfd-trace-id']), { listener: 'admin', errorCode: 'Sidecar.RequestTimeout' });
 });
