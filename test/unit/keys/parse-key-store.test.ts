@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { keystoreJsonSchema } from '../../../src/keys/keystore-schema.js';
 import { parseKeyStore } from '../../../src/keys/parse-key-store.js';
 
@@ -123,9 +124,13 @@ test('a half-written file is refused with a position and without quoting it', (t
 test('the published JSON Schema is the generated one and accepts and refuses like the sidecar', (t) => {
   const published = JSON.parse(readFileSync(new URL('../../../../schema/keystore.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
   t.deepEqual(published, keystoreJsonSchema());
-  const validate = new Ajv2020({ strict: false }).compile(published);
+  // With the formats checked, as the schema declares them (date-time for notBefore and notAfter).
+  const validate = addFormats.default(new Ajv2020({ strict: false })).compile(published);
   t.true(validate(valid), JSON.stringify(validate.errors));
   t.false(validate({ profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', secretFile: 'f' }] } } }));
   t.false(validate({ profiles: { a: { keys: [{ accessKeyId: 'AK1' }] } } }));
   t.false(validate({ profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', notAfter: 'soon' }] } } }));
+  const badMonth = { profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', notAfter: '2026-13-01T00:00:00Z' }] } } };
+  t.false(validate(badMonth), 'the schema refuses month 13');
+  t.false(parseKeyStore(JSON.stringify(badMonth), '/x/keystore.json', files).ok, 'and so does the sidecar');
 });
