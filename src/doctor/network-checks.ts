@@ -1,8 +1,9 @@
 // DNS, TCP and TLS to the upstream, each with a verdict and a fix (issue #9).
 import { lookup } from 'node:dns/promises';
 import net, { type Socket } from 'node:net';
-import { rootCertificates, connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect } from 'node:tls';
 import type { UpstreamTarget } from '../config/parsers.js';
+import { trustedCertificates } from '../proxy/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
 
@@ -43,7 +44,7 @@ export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: num
     const socket = tlsConnect({
       ...(tunnel ? { socket: tunnel } : { host: upstream.hostname, port: upstream.port }),
       servername: net.isIP(upstream.hostname) ? undefined : upstream.hostname,
-      ca: ca ? [...rootCertificates, ca] : undefined,
+      ca: trustedCertificates(ca),
       rejectUnauthorized: true,
     });
     const done = (result: CheckResult): void => {

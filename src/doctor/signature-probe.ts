@@ -3,10 +3,10 @@
 // but 401 Signature.NotMatch. The answer's Date header also gives the clock skew.
 import http from 'node:http';
 import https from 'node:https';
-import { rootCertificates } from 'node:tls';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { errorCodeOf } from '../proxy/read-prefix.js';
 import { createTunnelAgent } from '../proxy/tunnel-agent.js';
+import { trustedCertificates } from '../proxy/trusted-certificates.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
 import { signRequest } from '../signing/sign-request.js';
@@ -39,7 +39,7 @@ export interface ProberDeps {
 export function createProber(deps: ProberDeps): Prober {
   const { upstream } = deps;
   const client = upstream.protocol === 'https:' ? https : http;
-  const trusted = upstream.protocol === 'https:' && deps.ca ? [...rootCertificates, deps.ca] : undefined;
+  const trusted = upstream.protocol === 'https:' ? trustedCertificates(deps.ca) : undefined;
   // Through the proxy as the sidecar goes; a tunnel per probe (a handful of probes, one at a time).
   const agent = deps.proxy ? createTunnelAgent(deps.proxy, { keepAlive: false }, trusted) : undefined;
   return {

@@ -4,9 +4,9 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { rootCertificates } from 'node:tls';
 import { describeProxy } from '../config/egress-proxy.js';
 import type { UpstreamTarget } from '../config/parsers.js';
+import { trustedCertificates } from '../proxy/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, type CheckResult } from './check-result.js';
 
@@ -39,7 +39,7 @@ export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | nu
       headers: { Host: target, ...(credentials ? { 'Proxy-Authorization': `Basic ${Buffer.from(credentials).toString('base64')}` } : {}) },
       agent: false,
       timeout: timeoutMs,
-      ...(proxy.protocol === 'https:' && ca ? { ca: [...rootCertificates, ca] } : {}),
+      ...(proxy.protocol === 'https:' && ca ? { ca: trustedCertificates(ca) } : {}),
     });
     let settled = false;
     const done = (outcome: TunnelOutcome): void => {

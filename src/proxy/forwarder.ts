@@ -6,12 +6,12 @@
 // signed, so it is written with the headers in one `end()` instead of being piped.
 import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import { rootCertificates } from 'node:tls';
 import httpProxy from 'http-proxy';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError } from '../errors.js';
 import type { UpstreamConnectionCounts } from '../observability/metrics.js';
 import type { TunnelAgentFactory } from './tunnel-agent.js';
+import { trustedCertificates } from './trusted-certificates.js';
 import { upstreamAgentOptions } from './upstream-agent-options.js';
 
 export interface ForwarderOptions {
@@ -118,7 +118,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
 function createAgent({ upstream, ca, proxy, maxSockets, idleSocketTimeoutMs }: ForwarderOptions): http.Agent {
   const agentOptions = upstreamAgentOptions(maxSockets, idleSocketTimeoutMs);
   if (upstream.protocol !== 'https:') return new http.Agent(agentOptions);
-  const trusted = ca ? [...rootCertificates, ca] : undefined;
+  const trusted = trustedCertificates(ca);
   if (proxy) return proxy.createAgent(proxy.url, agentOptions, trusted);
   return new https.Agent({ ...agentOptions, ...(trusted ? { ca: trusted } : {}) });
 }
