@@ -27,7 +27,11 @@ export const SIDECAR_ERRORS = {
     message: 'The notification was refused: wrong token, source address or notification header.',
   },
   NotFound: { code: 'Sidecar.NotFound', status: 404, message: 'There is nothing at this path.' },
-  MethodNotAllowed: { code: 'Sidecar.MethodNotAllowed', status: 405, message: 'Notifications are accepted with POST only.' },
+  MethodNotAllowed: {
+    code: 'Sidecar.MethodNotAllowed',
+    status: 405,
+    message: 'This listener does not accept the method: notifications are sent with POST, and no listener opens CONNECT tunnels.',
+  },
   BodyTooLarge: { code: 'Sidecar.BodyTooLarge', status: 413, message: 'The request body exceeds the sidecar limit (SFD_MAX_BODY_BYTES).' },
   HeadersTooLarge: { code: 'Sidecar.HeadersTooLarge', status: 431, message: 'The request head is larger than this listener accepts.' },
   UnsupportedMediaType: { code: 'Sidecar.UnsupportedMediaType', status: 415, message: 'Notifications must be JSON (Content-Type: application/json).' },

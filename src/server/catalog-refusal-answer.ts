@@ -1,6 +1,7 @@
-// The sidecar's answer to a request Node's parser refused (parser-refusals.ts): the catalog error in
-// the upstream's shape with a trace id of the sidecar's own, and a log line that carries the same trace
-// id and Node's code, never a byte of the request. Issue #2: the sidecar's own failures answer with
+// The sidecar's answer to a request refused before any handler saw it (parser-refusals.ts: Node's
+// parser refused it, or it is a CONNECT): the catalog error in the upstream's shape with a trace id of
+// the sidecar's own, and a log line that carries the same trace id and Node's code, never a byte of the
+// request. Issue #2: the sidecar's own failures answer with
 // `{code, message}` and an `x-sfd-trace-id` that can be found in its logs.
 import { SIDECAR_ERRORS, errorBody, type SidecarErrorSpec } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
@@ -11,6 +12,7 @@ const SPEC_OF: Readonly<Record<ParserRefusalKind, SidecarErrorSpec>> = {
   malformed: SIDECAR_ERRORS.MalformedRequest,
   headersTooLarge: SIDECAR_ERRORS.HeadersTooLarge,
   timeout: SIDECAR_ERRORS.RequestTimeout,
+  connect: SIDECAR_ERRORS.MethodNotAllowed,
 };
 
 export interface RefusalReporting {
@@ -26,7 +28,8 @@ export function catalogRefusalAnswer({ logger, listener, count }: RefusalReporti
     const spec = SPEC_OF[kind];
     const sidecarTraceId = newTraceId();
     count?.(spec.code);
-    logger.warn('request refused by the HTTP parser', { listener, status: spec.status, errorCode: spec.code, parserCode, sidecarTraceId });
+    if (kind === 'connect') logger.warn('CONNECT refused: no listener opens tunnels', { listener, status: spec.status, errorCode: spec.code, sidecarTraceId });
+    else logger.warn('request refused by the HTTP parser', { listener, status: spec.status, errorCode: spec.code, parserCode, sidecarTraceId });
     return { status: spec.status, body: errorBody(spec), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': sidecarTraceId } };
   };
 }

@@ -14,7 +14,10 @@ export interface HttpServerOptions {
   /** The body of the answer to a request the adapter could not parse. */
   readonly onUnparsable: () => { status: number; body: string; headers: Record<string, string> };
   readonly serverOptions?: http.ServerOptions;
-  /** The answer to a request Node's parser refused (malformed, head too large, too slow); Node's bare status line when omitted. */
+  /**
+   * The answer to a request Node's parser refused (malformed, head too large, too slow) or to a CONNECT;
+   * Node's bare status line (for a CONNECT, a bare 405) when omitted.
+   */
   readonly onParserRefusal?: (refusal: ParserRefusal) => RefusalAnswer;
   /**
    * Requests to hand to this function instead of the app (return true when handled). The signing
@@ -40,10 +43,7 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
     void listener(incoming, outgoing);
   });
   if (options.onParserRefusal) answerParserRefusals(server, options.onParserRefusal);
-  // CONNECT asks for a tunnel; this server forwards and signs HTTP requests only, so it says so.
-  server.on('connect', (_request, socket: Duplex) => {
-    const body = JSON.stringify({ code: 'Sidecar.MethodNotAllowed', message: 'CONNECT is not supported; send plain HTTP requests.' });
-    socket.end(`HTTP/1.1 405 Method Not Allowed\r\nContent-Type: application/json;charset=UTF-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
+  // Without an answer of its own (the emulator), a CONNECT gets a bare 405 rather than a silent close.
+  else server.on('connect', (_request, socket: Duplex) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
   return server;
 }

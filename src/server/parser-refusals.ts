@@ -1,16 +1,19 @@
-// Requests that Node's HTTP parser refuses before any handler sees them: not valid HTTP, a head over
-// the size limit, a head or body slower than the server's timeouts. Without a `clientError` listener
-// Node answers them with a bare status line, only on a connection that has never been written to, and
-// nothing is logged or counted. This listener names each refusal, lets its owner build the answer (and
-// log and count it), and writes that answer wherever it can still be the next thing the caller reads.
-import { STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+// Requests refused before any handler sees them: those Node's HTTP parser refuses (not valid HTTP, a
+// head over the size limit, a head or body slower than the server's timeouts), and CONNECT, which asks
+// for a tunnel. Without a `clientError` listener Node answers the first with a bare status line, only on
+// a connection that has never been written to, and without a `connect` listener it closes the
+// connection on a CONNECT without a word; either way nothing is logged or counted. These listeners name
+// each refusal, let their owner build the answer (and log and count it), and write that answer wherever
+// it can still be the next thing the caller reads.
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-export type ParserRefusalKind = 'malformed' | 'headersTooLarge' | 'timeout';
+/** `connect`: a CONNECT request (the listeners forward and sign HTTP requests; none opens tunnels). */
+export type ParserRefusalKind = 'malformed' | 'headersTooLarge' | 'timeout' | 'connect';
 
 export interface ParserRefusal {
   readonly kind: ParserRefusalKind;
-  /** Node's code for it (HPE_INVALID_METHOD, HPE_HEADER_OVERFLOW, ERR_HTTP_REQUEST_TIMEOUT...): no request bytes. */
+  /** Node's code for it (HPE_INVALID_METHOD, HPE_HEADER_OVERFLOW, ERR_HTTP_REQUEST_TIMEOUT...; `CONNECT` for a CONNECT): no request bytes. */
   readonly parserCode: string;
 }
 
@@ -43,20 +46,28 @@ export function answerParserRefusals(server: Server, answer: (refusal: ParserRef
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const kind = refusalKindOf(error.code);
     if (kind === null || !socket.writable) return void socket.destroy();
-    const refusal = answer({ kind, parserCode: error.code! });
-    const pending = responseOn(socket);
-    if (!pending || pending.writableEnded) return writeRaw(socket, refusal);
-    if (!pending.headersSent && !pending.req.complete) {
-      // The refused request itself (its body was too slow): answer through its response object, so that
-      // the request's own log line records the status.
-      pending.writeHead(refusal.status, closingHeaders(refusal)).end(refusal.body);
-      return;
-    }
-    // The earlier response keeps the connection open, so that the refusal can follow it.
-    pending.on('finish', () => writeRaw(socket, refusal));
-    pending.on('close', () => {
-      if (!pending.writableFinished) socket.destroy();
-    });
+    answerOn(socket, answer({ kind, parserCode: error.code! }));
+  });
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    if (!socket.writable) return void socket.destroy();
+    answerOn(socket, answer({ kind: 'connect', parserCode: 'CONNECT' }));
+  });
+}
+
+/** Writes a refusal as the next answer on the connection and closes it. */
+function answerOn(socket: Socket, refusal: RefusalAnswer): void {
+  const pending = responseOn(socket);
+  if (!pending || pending.writableEnded) return writeRaw(socket, refusal);
+  if (!pending.headersSent && !pending.req.complete) {
+    // The refused request itself (its body was too slow): answer through its response object, so that
+    // the request's own log line records the status.
+    pending.writeHead(refusal.status, closingHeaders(refusal)).end(refusal.body);
+    return;
+  }
+  // The earlier response keeps the connection open, so that the refusal can follow it.
+  pending.on('finish', () => writeRaw(socket, refusal));
+  pending.on('close', () => {
+    if (!pending.writableFinished) socket.destroy();
   });
 }
 

@@ -1,6 +1,7 @@
-// Requests Node's HTTP parser refuses before the sidecar's handler sees them (not valid HTTP, a head
-// over SFD_MAX_HEADER_BYTES, a head or body too slow): each is answered with the catalog's error and a
-// trace id, logged with that trace id and Node's code (never a byte of the request), and counted.
+// Requests refused before the sidecar's handler sees them: those Node's HTTP parser refuses (not valid
+// HTTP, a head over SFD_MAX_HEADER_BYTES, a head or body too slow) and CONNECT (no tunnels). Each is
+// answered with the catalog's error and a trace id, logged with that trace id and Node's code (never a
+// byte of the request), and counted.
 import net from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { SIDECAR_ERRORS } from '../../src/errors.js';
@@ -110,6 +111,32 @@ test('a malformed request pipelined behind a good one is answered after it, in o
   t.true(answers[0]!.body.includes('Demo Customer'));
   assertRefusal(t, answers[1]!, 'MalformedRequest', logs, 'HPE_INVALID_METHOD');
   t.is(emulator.state.accepted.length, 1);
+});
+
+test('a CONNECT pipelined behind a request is answered after it, 405 Sidecar.MethodNotAllowed, logged and counted; nothing is tunnelled', async (t) => {
+  const { sidecar, adminUrl, logs, emulator } = await startStack(t);
+  const raw = await rawExchange(
+    sidecar.proxyAddress.port,
+    'GET /v1.1/customer/12345 HTTP/1.1\r\nHost: x\r\n\r\nCONNECT evil.example.com:443 HTTP/1.1\r\nHost: evil.example.com:443\r\n\r\n',
+    3000,
+  );
+  const answers = answersIn(raw);
+  t.deepEqual(answers.map((a) => a.status), [200, 405]);
+  t.true(answers[0]!.body.includes('Demo Customer'));
+  const refusal = answers[1]!;
+  const spec = SIDECAR_ERRORS.MethodNotAllowed;
+  t.deepEqual(JSON.parse(refusal.body), { code: spec.code, message: spec.message });
+  t.is(refusal.headers['content-type'], 'application/json;charset=UTF-8');
+  t.is(refusal.headers.connection, 'close');
+  const traceId = refusal.headers['x-sfd-trace-id'];
+  t.regex(String(traceId), /^[0-9a-f]{32}$/);
+  t.like(
+    logs.lines().find((l) => l.sidecarTraceId === traceId),
+    { level: 'warn', event: 'CONNECT refused: no listener opens tunnels', listener: 'signing', status: 405, errorCode: spec.code },
+  );
+  t.false(logs.text().includes('evil.example.com'), 'the target of the CONNECT is not logged');
+  t.is(await sidecarErrors(adminUrl, spec.code), 1);
+  t.is(emulator.state.accepted.length, 1, 'only the GET reached the upstream');
 });
 
 test('a caller that hangs up in the middle of a head is neither answered, logged nor counted', async (t) => {
