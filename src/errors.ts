@@ -32,7 +32,11 @@ export const SIDECAR_ERRORS = {
     status: 405,
     message: 'This listener does not accept the method: notifications are sent with POST, and no listener opens CONNECT tunnels.',
   },
-  BodyTooLarge: { code: 'Sidecar.BodyTooLarge', status: 413, message: 'The request body exceeds the sidecar limit (SFD_MAX_BODY_BYTES).' },
+  BodyTooLarge: {
+    code: 'Sidecar.BodyTooLarge',
+    status: 413,
+    message: "The request body exceeds this listener's limit (SFD_MAX_BODY_BYTES; on the notification relay, SFD_NOTIFY_MAX_BODY_BYTES).",
+  },
   HeadersTooLarge: { code: 'Sidecar.HeadersTooLarge', status: 431, message: 'The request head is larger than this listener accepts.' },
   UnsupportedMediaType: { code: 'Sidecar.UnsupportedMediaType', status: 415, message: 'Notifications must be JSON (Content-Type: application/json).' },
   NotificationInvalid: { code: 'Sidecar.NotificationInvalid', status: 400, message: 'The notification does not follow the specification; see problems.' },

@@ -8,7 +8,7 @@ import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.j
 import type { Logger } from '../observability/logger.js';
 import type { NotifyObserver, NotifyResult } from '../observability/notify-observer.js';
 import { readBody } from '../proxy/read-body.js';
-import { JSON_CONTENT_TYPE } from '../proxy/send-error.js';
+import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
 import type { DeadLetterWriter } from './dead-letter.js';
 import type { DeliveredIds } from './delivered-ids.js';
 import type { AppDelivery, DeliveryResult } from './deliver-to-app.js';
@@ -45,10 +45,16 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     outgoing.writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text), ...extra });
     outgoing.end(text);
   };
+  /** A catalog error with a trace id of the sidecar's own (README, Errors); returns it for the log line. */
+  const answerError = (outgoing: ServerResponse, spec: SidecarErrorSpec, extra: Record<string, string> = {}): string => {
+    const sidecarTraceId = newTraceId();
+    answer(outgoing, spec.status, { code: spec.code, message: spec.message }, { ...extra, 'x-sfd-trace-id': sidecarTraceId });
+    return sidecarTraceId;
+  };
   const refuse = (outgoing: ServerResponse, spec: SidecarErrorSpec, reason: string, extra: Record<string, string> = {}): void => {
     observer.notification('none', 'none', 'refused');
-    logger.warn('notification refused', { code: spec.code, reason });
-    answer(outgoing, spec.status, { code: spec.code, message: spec.message }, extra);
+    const sidecarTraceId = answerError(outgoing, spec, extra);
+    logger.warn('notification refused', { code: spec.code, reason, sidecarTraceId });
   };
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
@@ -102,8 +108,9 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     const outcome: NotifyResult = !result.delivered ? 'app_error' : first ? 'delivered' : 'duplicate';
     observer.notification(type, status, outcome);
     if (!result.delivered) {
-      logger.warn('notification not accepted by the app; the service may send it again', { notificationId: event.id, type: event.type, reason: result.reason });
-      return answer(outgoing, SIDECAR_ERRORS.AppUnavailable.status, { code: SIDECAR_ERRORS.AppUnavailable.code, message: SIDECAR_ERRORS.AppUnavailable.message });
+      const sidecarTraceId = answerError(outgoing, SIDECAR_ERRORS.AppUnavailable);
+      logger.warn('notification not accepted by the app; the service may send it again', { notificationId: event.id, type: event.type, reason: result.reason, sidecarTraceId });
+      return;
     }
     logger.info('notification delivered', { notificationId: event.id, type: event.type, recordingStatus: status, appStatus: result.status });
     answer(outgoing, 200, { status: first ? 'delivered' : 'duplicate', id: event.id });
@@ -111,7 +118,9 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
 
   async function invalid(outgoing: ServerResponse, incoming: IncomingMessage, body: Buffer, id: string | null, problems: readonly string[]): Promise<void> {
     observer.notification('none', 'none', 'invalid');
-    logger.warn('notification invalid', { notificationId: id, problems: problems.join('; ') });
+    // One trace id for the answer and both of its log lines (the refusal, and a failure to keep it).
+    const sidecarTraceId = newTraceId();
+    logger.warn('notification invalid', { notificationId: id, problems: problems.join('; '), sidecarTraceId });
     let kept = true;
     if (deps.deadLetter) {
       try {
@@ -126,19 +135,21 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
         logger.error('could not keep the invalid notification in the dead-letter file; answered 503 so that the service may send it again', {
           notificationId: id,
           errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
+          sidecarTraceId,
         });
       }
     }
     const spec = kept ? SIDECAR_ERRORS.NotificationInvalid : SIDECAR_ERRORS.NotificationNotKept;
-    answer(outgoing, spec.status, { code: spec.code, message: spec.message, problems });
+    answer(outgoing, spec.status, { code: spec.code, message: spec.message, problems }, { 'x-sfd-trace-id': sidecarTraceId });
   }
 
   return (incoming, outgoing) => {
     handle(incoming, outgoing).catch((error: unknown) => {
       const spec = error instanceof SidecarError ? error.spec : SIDECAR_ERRORS.Internal;
-      if (!(error instanceof SidecarError)) logger.error('notification relay failure', { errorMessage: (error as Error).message });
       observer.notification('none', 'none', 'refused');
-      if (!outgoing.headersSent) answer(outgoing, spec.status, { code: spec.code, message: spec.message }, { Connection: 'close' });
+      const sidecarTraceId = outgoing.headersSent ? undefined : answerError(outgoing, spec, { Connection: 'close' });
+      if (error instanceof SidecarError) logger.warn('notification refused', { code: spec.code, reason: error.message, sidecarTraceId });
+      else logger.error('notification relay failure', { errorMessage: (error as Error).message, sidecarTraceId });
     });
   };
 }

@@ -137,6 +137,27 @@ test('the relay, which faces callers outside the pod, applies the caller limits:
   t.is(app.received.length, 0);
 });
 
+test('every error answer of the relay carries a trace id of its own that its log line carries too', async (t) => {
+  const app = await startTestApp(t);
+  const { url, logs } = await relayFor(t, app, { maxBodyBytes: 500, timeoutMs: 300 });
+  app.behaviour = { status: 500, delayMs: 0 };
+  const answers = {
+    'Sidecar.MethodNotAllowed': await send(url),
+    'Sidecar.BodyTooLarge': await send(url, { method: 'POST', headers: lls, body: JSON.stringify({ ...event(), pad: 'x'.repeat(600) }) }),
+    'Sidecar.NotificationInvalid': await send(url, { method: 'POST', headers: lls, body: '{not json' }),
+    'Sidecar.AppUnavailable': await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) }),
+  };
+  const traceIds = new Set<string>();
+  for (const [code, answer] of Object.entries(answers)) {
+    t.is(answer.json().code, code);
+    const traceId = String(answer.headers['x-sfd-trace-id']);
+    t.regex(traceId, /^[0-9a-f]{32}$/, code);
+    t.truthy(logs.lines().find((l) => l.sidecarTraceId === traceId && l.level === 'warn'), `${code}: a warn line with ${traceId}`);
+    traceIds.add(traceId);
+  }
+  t.is(traceIds.size, 4, 'one trace id per answer');
+});
+
 test('an invalid event is refused with every problem, counted, logged with its id and kept in the dead-letter file', async (t) => {
   const app = await startTestApp(t);
   const dir = mkdtempSync(join(tmpdir(), 'sfd-dead-'));
