@@ -30,7 +30,7 @@ export const SIDECAR_ERRORS = {
   MethodNotAllowed: {
     code: 'Sidecar.MethodNotAllowed',
     status: 405,
-    message: 'This listener does not accept the method: notifications are sent with POST, and no listener opens CONNECT tunnels.',
+    message: 'This method is not accepted here (the Allow header names those that are); no listener opens CONNECT tunnels.',
   },
   BodyTooLarge: {
     code: 'Sidecar.BodyTooLarge',

@@ -1,7 +1,7 @@
 // Composition: builds the signing and admin listeners from injected parts and starts them.
 // Nothing here reads the environment or handles signals; main.ts does.
 import type { AddressInfo } from 'node:net';
-import { createAdminApp, type Readiness } from './admin/create-admin-app.js';
+import { ADMIN_METHODS, createAdminApp, type Readiness } from './admin/create-admin-app.js';
 import { describeProxy, proxyFor, type EgressProxy } from './config/egress-proxy.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
@@ -12,7 +12,7 @@ import { currentKey } from './keys/select-key.js';
 import type { Logger, LogValue } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { createProxyObserver } from './observability/proxy-observer.js';
-import { createProxyApp } from './proxy/create-proxy-app.js';
+import { createProxyApp, SIGNING_LISTENER_METHODS } from './proxy/create-proxy-app.js';
 import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
 import { createRequestSigner } from './proxy/request-signer.js';
@@ -100,7 +100,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     },
     // Slow or oversized request heads are refused by Node's parser (408 after the timeouts, 431 beyond
     // the size), answered with the catalog's error, logged and counted.
-    onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code) }),
+    onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code), allow: SIGNING_LISTENER_METHODS }),
     serverOptions: callerLimitOptions(limits),
   });
   let proxyBound = false;
@@ -122,8 +122,8 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   });
   const { registry } = options.metrics;
   const adminServer = createHttpServer(
-    createAdminApp({ readiness, metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }) }),
-    { onUnparsable: unparsableAnswer, onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin' }), serverOptions: callerLimitOptions(limits) },
+    createAdminApp({ readiness, metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }), logger: options.logger }),
+    { onUnparsable: unparsableAnswer, onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin', allow: ADMIN_METHODS }), serverOptions: callerLimitOptions(limits) },
   );
 
   const adminAddress = await listen(adminServer, options.adminListen, 'SFD_ADMIN_LISTEN');

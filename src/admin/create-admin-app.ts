@@ -1,6 +1,8 @@
 // The admin listener's app: liveness, readiness and Prometheus metrics. It never signs anything.
-import { Hono } from 'hono';
-import { SIDECAR_ERRORS } from '../errors.js';
+import { Hono, type Context } from 'hono';
+import { SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
+import type { Logger } from '../observability/logger.js';
+import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
 
 export interface Readiness {
   readonly ready: boolean;
@@ -14,7 +16,12 @@ export interface AdminAppDeps {
   readonly readiness: () => Readiness;
   /** The Prometheus exposition and its content type. */
   readonly metrics: () => Promise<{ body: string; contentType: string }>;
+  readonly logger: Logger;
 }
+
+const PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** What every admin path answers (hono answers HEAD with the GET route). */
+export const ADMIN_METHODS = 'GET, HEAD';
 
 export function createAdminApp(deps: AdminAppDeps): Hono {
   const app = new Hono();
@@ -28,6 +35,21 @@ export function createAdminApp(deps: AdminAppDeps): Hono {
     const details = keystore ? { keystore } : {};
     return ready ? c.json({ status: 'ready', ...details }) : c.json({ status: 'not ready', reasons, ...details }, 503);
   });
-  app.notFound((c) => c.json({ code: SIDECAR_ERRORS.NotFound.code, message: 'The admin listener serves /healthz, /readyz and /metrics.' }, 404));
+  // Another path, or another method on one of these (a probe or scraper set up wrongly): the catalog's
+  // error with a trace id of its own, also in a warn line (README, Errors).
+  app.notFound((c) => {
+    const known = PATHS.has(c.req.path);
+    return refuse(c, deps.logger, known ? SIDECAR_ERRORS.MethodNotAllowed : SIDECAR_ERRORS.NotFound, known ? { Allow: ADMIN_METHODS } : {});
+  });
   return app;
+}
+
+function refuse(c: Context, logger: Logger, spec: SidecarErrorSpec, extra: Record<string, string>): Response {
+  const sidecarTraceId = newTraceId();
+  logger.warn('admin request refused', { method: c.req.method, path: c.req.path, errorCode: spec.code, sidecarTraceId });
+  return c.body(JSON.stringify({ code: spec.code, message: spec.message }), spec.status as 404 | 405, {
+    'Content-Type': JSON_CONTENT_TYPE,
+    'x-sfd-trace-id': sidecarTraceId,
+    ...extra,
+  });
 }

@@ -35,6 +35,8 @@ export interface NotifyRelayDeps {
 export type NotificationHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
 const FROM_HEADERS = ['x-sfd-notification-from', 'x-notification-from'];
+/** The one method the relay takes (its 405s say so in `Allow`). */
+export const RELAY_METHODS = 'POST';
 
 export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHandler {
   const inFlight = new Map<string, Promise<DeliveryResult>>();
@@ -65,7 +67,7 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     if (deps.tokenCheck ? !deps.tokenCheck(rest.replace(/^\//, '')) || rest === '' : rest !== '' && rest !== '/') {
       return refuse(outgoing, deps.tokenCheck ? SIDECAR_ERRORS.NotificationForbidden : SIDECAR_ERRORS.NotFound, 'wrong token or path');
     }
-    if (incoming.method !== 'POST') return refuse(outgoing, SIDECAR_ERRORS.MethodNotAllowed, `method ${incoming.method ?? ''}`, { Allow: 'POST' });
+    if (incoming.method !== 'POST') return refuse(outgoing, SIDECAR_ERRORS.MethodNotAllowed, `method ${incoming.method ?? ''}`, { Allow: RELAY_METHODS });
     if (deps.sourceFilter && !deps.sourceFilter(incoming.socket.remoteAddress)) {
       return refuse(outgoing, SIDECAR_ERRORS.NotificationForbidden, `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside SFD_NOTIFY_ALLOWED_CIDRS`);
     }

@@ -20,7 +20,7 @@ import { closeGracefully, formatAddress, listen } from '../server/listen.js';
 import { createDeadLetterWriter, deadLetterDirProblem } from './dead-letter.js';
 import { createDeliveredIds } from './delivered-ids.js';
 import { createAppDelivery } from './deliver-to-app.js';
-import { createNotificationHandler } from './handle-notification.js';
+import { createNotificationHandler, RELAY_METHODS } from './handle-notification.js';
 import { createTokenCheck } from './path-token.js';
 import { parseCidrList } from './source-filter.js';
 
@@ -61,7 +61,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
   });
   const server = createHttpServer(app, {
     onUnparsable: () => ({ status: 400, body: errorBody(SIDECAR_ERRORS.BadRequest), headers: { 'Content-Type': JSON_CONTENT_TYPE } }),
-    onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications' }),
+    onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications', allow: RELAY_METHODS }),
     serverOptions: callerLimitOptions(deps.callerLimits ?? DEFAULT_LIMITS),
   });
   const address = await listen(server, config.listen, 'SFD_NOTIFY_LISTEN');

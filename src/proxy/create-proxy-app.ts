@@ -5,6 +5,12 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import type { ProxyHandler } from './handle-proxy-request.js';
 
+/**
+ * The methods named in the `Allow` of the signing listener's 405 to a CONNECT: it signs and forwards
+ * any method Node's parser accepts but CONNECT; these are the ones the gateway's API uses.
+ */
+export const SIGNING_LISTENER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
+
 export function createProxyApp(handle: ProxyHandler): Hono<{ Bindings: HttpBindings }> {
   const app = new Hono<{ Bindings: HttpBindings }>();
   app.all('*', (c) => {

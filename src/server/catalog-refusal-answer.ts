@@ -21,15 +21,18 @@ export interface RefusalReporting {
   readonly listener: string;
   /** Counts the refusal by its Sidecar.* code (the signing listener's sfd_sidecar_errors_total). */
   readonly count?: (code: string) => void;
+  /** The listener's methods, for the `Allow` header a 405 must carry (RFC 9110 §15.5.6), sent with a CONNECT's. */
+  readonly allow: string;
 }
 
-export function catalogRefusalAnswer({ logger, listener, count }: RefusalReporting): (refusal: ParserRefusal) => RefusalAnswer {
+export function catalogRefusalAnswer({ logger, listener, count, allow }: RefusalReporting): (refusal: ParserRefusal) => RefusalAnswer {
   return ({ kind, parserCode }) => {
     const spec = SPEC_OF[kind];
     const sidecarTraceId = newTraceId();
     count?.(spec.code);
     if (kind === 'connect') logger.warn('CONNECT refused: no listener opens tunnels', { listener, status: spec.status, errorCode: spec.code, sidecarTraceId });
     else logger.warn('request refused by the HTTP parser', { listener, status: spec.status, errorCode: spec.code, parserCode, sidecarTraceId });
-    return { status: spec.status, body: errorBody(spec), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': sidecarTraceId } };
+    const headers = { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': sidecarTraceId };
+    return { status: spec.status, body: errorBody(spec), headers: kind === 'connect' ? { ...headers, Allow: allow } : headers };
   };
 }

@@ -128,6 +128,7 @@ test('a CONNECT pipelined behind a request is answered after it, 405 Sidecar.Met
   t.deepEqual(JSON.parse(refusal.body), { code: spec.code, message: spec.message });
   t.is(refusal.headers['content-type'], 'application/json;charset=UTF-8');
   t.is(refusal.headers.connection, 'close');
+  t.is(refusal.headers.allow, 'GET, HEAD, POST, PUT, PATCH, DELETE', 'a 405 names the methods the listener takes (RFC 9110)');
   const traceId = refusal.headers['x-sfd-trace-id'];
   t.regex(String(traceId), /^[0-9a-f]{32}$/);
   t.like(

@@ -110,6 +110,24 @@ test('/readyz is 200 when the listener is bound and a key is usable', async (t) 
   t.like(ready.json(), { status: 'ready' });
 });
 
+test('the admin listener answers another path 404 and another method 405 (Allow: GET, HEAD), each with a trace id in a warn line', async (t) => {
+  const { adminUrl, logs } = await startStack(t);
+  const cases = [
+    { answer: await send(`${adminUrl}/metricz`), name: 'NotFound', method: 'GET', path: '/metricz' },
+    { answer: await send(`${adminUrl}/metrics`, { method: 'POST', body: '' }), name: 'MethodNotAllowed', method: 'POST', path: '/metrics' },
+  ] as const;
+  for (const { answer, name, method, path } of cases) {
+    assertCatalogAnswer(t, answer, name);
+    t.like(
+      logs.lines().find((l) => l.sidecarTraceId === answer.headers['x-sfd-trace-id']),
+      { level: 'warn', event: 'admin request refused', method, path, errorCode: SIDECAR_ERRORS[name].code },
+    );
+  }
+  t.is(cases[0].answer.headers.allow, undefined);
+  t.is(cases[1].answer.headers.allow, 'GET, HEAD');
+  t.is((await send(`${adminUrl}/metrics`, { method: 'HEAD' })).status, 200, 'HEAD is answered as it says');
+});
+
 test('no error body or log line carries the secret', async (t) => {
   const { proxyUrl, logs } = await startStack(t, { sidecar: { maxBodyBytes: 10 } });
   const answer = await send(`${proxyUrl}/x`, { method: 'POST', body: TEST_SECRET });
