@@ -4,12 +4,13 @@
 // Why it sets the path itself: http-proxy joins paths with a helper that collapses `//`, and the
 // sidecar must forward path and query byte for byte (issue #2). The body is already buffered and
 // signed, so it is written with the headers in one `end()` instead of being piped.
-import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import httpProxy from 'http-proxy';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError } from '../errors.js';
 import type { UpstreamConnectionCounts } from '../observability/metrics.js';
+import type { HeaderLines } from './outgoing-headers.js';
 import type { TunnelAgentFactory } from './tunnel-agent.js';
 import { trustedCertificates } from './trusted-certificates.js';
 import { upstreamAgentOptions } from './upstream-agent-options.js';
@@ -32,7 +33,8 @@ export interface OutgoingRequest {
   readonly method: string;
   /** Path and query exactly as they go on the request line. */
   readonly path: string;
-  readonly headers: OutgoingHttpHeaders;
+  /** The header lines in the order they go out. */
+  readonly headers: HeaderLines;
   readonly body: Buffer;
 }
 
@@ -78,7 +80,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       handlers.onError(error);
     };
     // http-proxy copies `incoming.headers` into the upstream request: give it exactly what we send.
-    incoming.headers = request.headers as IncomingMessage['headers'];
+    incoming.headers = headersForHttpProxy(request.headers);
     incoming.method = request.method;
     const bodySource = {
       pipe(proxyReq: ClientRequest): void {
@@ -112,6 +114,18 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     connections: () => ({ active: countEntries(agent.sockets), idle: countEntries(agent.freeSockets), waiting: countEntries(agent.requests) }),
   };
+}
+
+/**
+ * The lines as the object http-proxy copies into the upstream request, built last line first:
+ * http-proxy copies it with `util._extend`, which walks the keys from the last to the first, and Node
+ * sends an object's headers in key order. Built in order, the upstream would get every header in
+ * reverse (Authorization first, Host after the signature, the caller's headers backwards).
+ */
+function headersForHttpProxy(lines: HeaderLines): IncomingMessage['headers'] {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = lines.length - 2; i >= 0; i -= 2) headers[lines[i] as string] = lines[i + 1]!;
+  return headers;
 }
 
 /** The upstream's keep-alive pool: plain, TLS, or TLS inside a tunnel through the egress proxy. */

@@ -2,7 +2,7 @@
 // read the body once under the limit, drop and replace the caller's signature headers, sign with the
 // profile's current key, forward, and stream the answer back. When the gateway refuses the key and the
 // profile holds another key valid now (a rotation's overlap), it re-signs once with that key (issue #3).
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { ProfileResolver, ResolvedProfile } from '../keys/profile-resolver.js';
 import { alternateKey, currentKey } from '../keys/select-key.js';
@@ -13,7 +13,7 @@ import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
 import { createMismatchLogger } from './signing-mismatch-log.js';
 import type { ForwarderPool } from './forwarder-pool.js';
-import { prepareOutgoingHeaders, responseHeadersForCaller } from './outgoing-headers.js';
+import { prepareOutgoingHeaders, responseHeadersForCaller, upstreamHeaderLines } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
 import { declaresNoBody, NO_BODY, readBody } from './read-body.js';
 import { newRecord } from './request-record.js';
@@ -47,15 +47,6 @@ const KEY_REFUSED = new Map([
 const ERROR_PREFIX_LIMIT = 16 * 1024;
 /** Connection failures before any response: the request did not reach the upstream's application. */
 const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ETIMEDOUT']);
-
-/**
- * Adds the signer's headers to the forwarded ones. No name can clash (the caller's versions were
- * dropped), and a retry sets the same names again: http-proxy copies the headers when it sends.
- */
-function addSignedHeaders(headers: OutgoingHttpHeaders, signed: SignResult['headers']): OutgoingHttpHeaders {
-  for (const name in signed) headers[name] = signed[name as keyof typeof signed];
-  return headers;
-}
 
 export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const { logger, observer } = deps;
@@ -160,8 +151,8 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
           { key: signingKey, host: resolved.upstream.host, options: resolved.signing },
         );
         record.accessKeyId = signingKey.accessKeyId;
-        const headers = addSignedHeaders(prepared.headers, signed.headers);
-        if (body.length > 0 || METHODS_WITH_BODY.has(method)) headers['Content-Length'] = body.length;
+        // No signed name can clash with the caller's: theirs were dropped.
+        const headers = upstreamHeaderLines(prepared.lines, signed.headers, body.length > 0 || METHODS_WITH_BODY.has(method) ? body.length : null);
         const sentAt = performance.now();
         forwarder.forward(incoming, outgoing, { method, path: upstreamPath, headers, body }, {
           onResponse(response) {

@@ -1,19 +1,27 @@
-// Which of the caller's headers go upstream (issue #2, design "The path of one request"):
+// Which of the caller's headers go upstream, and in what order (issue #2, design "The path of one request"):
 // - the caller's Authorization, X-SFD-Date, X-SFD-Nonce and X-SFD-Signature-Version are dropped
 //   (the signer sets its own), and so are Host, Content-Type and Content-Length;
 // - hop-by-hop headers (RFC 9110 §7.6.1) and every header the Connection header names are dropped;
 // - the caller's other X-SFD-* headers go upstream and are returned for signing (spec: custom
-//   X-SFD- headers are canonical headers); every other header passes through unsigned.
-import type { OutgoingHttpHeaders } from 'node:http';
+//   X-SFD- headers are canonical headers); every other header passes through unsigned;
+// - Host goes first (RFC 9110 §7.2), then the caller's headers in the caller's order, then the
+//   signer's; the values of a repeated name stay in order (RFC 9110 §5.3).
+import type { SignedHeaders } from '../signing/sign-request.js';
 import type { HeaderField } from '../signing/types.js';
 
 const REPLACED = ['host', 'content-length', 'content-type', 'authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version'];
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect'];
 const DROPPED = new Set([...REPLACED, ...HOP_BY_HOP]);
 
+/**
+ * Header lines in the order they go upstream: name, value, name, value... Each name appears once (in
+ * the case of its first appearance); a repeated header's values are an array, one line each.
+ */
+export type HeaderLines = Array<string | string[]>;
+
 export interface PreparedHeaders {
-  /** Headers to forward (signed headers not yet added); repeated headers as arrays. */
-  readonly headers: OutgoingHttpHeaders;
+  /** The caller's headers to forward, in the caller's order (signed headers not yet added). */
+  readonly lines: HeaderLines;
   /** The caller's X-SFD-* fields that are forwarded, in order, for the canonical headers. */
   readonly extraSfdHeaders: HeaderField[];
   /** The caller asked for the connection to be closed after this exchange. */
@@ -26,8 +34,9 @@ export interface PreparedHeaders {
  */
 export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHeader: string | null = null): PreparedHeaders {
   const named = connectionOptions(rawHeaders);
-  const headers: Record<string, string | string[]> = {};
-  const casing = new Map<string, string>();
+  const lines: HeaderLines = [];
+  /** Where each lowercase name's value sits in `lines`. */
+  const valueAt = new Map<string, number>();
   const extraSfdHeaders: HeaderField[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
@@ -35,16 +44,29 @@ export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHea
     const lower = name.toLowerCase();
     if (DROPPED.has(lower) || named.has(lower) || lower === privateHeader) continue;
     if (lower.startsWith('x-sfd-')) extraSfdHeaders.push({ name, value });
-    const key = casing.get(lower);
-    if (key === undefined) {
-      casing.set(lower, name);
-      headers[name] = value;
+    const at = valueAt.get(lower);
+    if (at === undefined) {
+      valueAt.set(lower, lines.length + 1);
+      lines.push(name, value);
     } else {
-      const existing = headers[key]!;
-      headers[key] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+      const existing = lines[at]!;
+      lines[at] = Array.isArray(existing) ? [...existing, value] : [existing, value];
     }
   }
-  return { headers, extraSfdHeaders, closeRequested: named.has('close') };
+  return { lines, extraSfdHeaders, closeRequested: named.has('close') };
+}
+
+/**
+ * The request's header lines for one attempt: Host, the caller's lines, the signer's other headers in
+ * the spec's order, and the body's length when there is one to frame (a new list per attempt: a
+ * retry is signed again).
+ */
+export function upstreamHeaderLines(callerLines: HeaderLines, signed: SignedHeaders, contentLength: number | null): HeaderLines {
+  const lines: HeaderLines = ['Host', signed.Host];
+  for (let i = 0; i < callerLines.length; i++) lines.push(callerLines[i]!);
+  for (const name in signed) if (name !== 'Host') lines.push(name, signed[name as keyof SignedHeaders]!);
+  if (contentLength !== null) lines.push('Content-Length', String(contentLength));
+  return lines;
 }
 
 /** Shared by every message without a Connection header; never added to. */

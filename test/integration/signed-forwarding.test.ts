@@ -129,6 +129,33 @@ test('custom X-SFD headers are forwarded and signed; other headers pass through 
   t.deepEqual(received(echo, 'traceparent'), ['00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01']);
 });
 
+test("the upstream gets Host first, then the caller's headers in the caller's order, then the signature's", async (t) => {
+  const { proxyUrl } = await startStack(t);
+  const answer = await send(`${proxyUrl}/_emulator/echo`, {
+    headers: ['X-C', '3', 'Accept', '*/*', 'x-sfd-zone', 'b', 'X-A', '1', 'X-Sfd-Zone', 'a', 'User-Agent', 'app/1.0', 'X-B', '2'],
+  });
+  t.is(answer.status, 200, answer.body.toString());
+  const names = answer.json<Echo>().rawHeaders.filter((_, i) => i % 2 === 0);
+  t.deepEqual(names, [
+    'Host',
+    'X-C',
+    'Accept',
+    // A repeated name goes out as one line per value, in order, where it first appeared (RFC 9110 §5.3).
+    'x-sfd-zone',
+    'x-sfd-zone',
+    'X-A',
+    'User-Agent',
+    'X-B',
+    'Content-Type',
+    'X-SFD-Date',
+    'X-SFD-Nonce',
+    'X-SFD-Signature-Version',
+    'Authorization',
+    'Connection',
+  ]);
+  t.deepEqual(received(answer.json<Echo>(), 'x-sfd-zone'), ['b', 'a']);
+});
+
 test("a caller's own Authorization, date, nonce, version and Host are dropped and replaced", async (t) => {
   const { proxyUrl, emulator } = await startStack(t);
   const answer = await send(`${proxyUrl}/_emulator/echo`, {
