@@ -102,6 +102,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     // the size), answered with the catalog's error, logged and counted.
     onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code), allow: SIGNING_LISTENER_METHODS }),
     serverOptions: callerLimitOptions(limits),
+    continueOnRead: true,
   });
   let proxyBound = false;
   const readiness = (): Readiness => {
@@ -123,7 +124,13 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   const { registry } = options.metrics;
   const adminServer = createHttpServer(
     createAdminApp({ readiness, metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }), logger: options.logger }),
-    { onUnparsable: unparsableAnswer, onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin', allow: ADMIN_METHODS }), serverOptions: callerLimitOptions(limits) },
+    {
+      onUnparsable: unparsableAnswer,
+      onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin', allow: ADMIN_METHODS }),
+      serverOptions: callerLimitOptions(limits),
+      // It reads no body: a request that waits for 100 Continue gets its 404 or 405 without sending one.
+      continueOnRead: true,
+    },
   );
 
   const adminAddress = await listen(adminServer, options.adminListen, 'SFD_ADMIN_LISTEN');

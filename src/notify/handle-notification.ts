@@ -76,7 +76,7 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     }
     const contentType = incoming.headers['content-type'] ?? '';
     if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType)) return refuse(outgoing, SIDECAR_ERRORS.UnsupportedMediaType, `content type ${contentType}`);
-    const body = await readBody(incoming, deps.maxBodyBytes);
+    const body = await readBody(incoming, outgoing, deps.maxBodyBytes);
 
     let value: unknown;
     try {

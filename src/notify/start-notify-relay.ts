@@ -63,6 +63,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     onUnparsable: () => ({ status: 400, body: errorBody(SIDECAR_ERRORS.BadRequest), headers: { 'Content-Type': JSON_CONTENT_TYPE } }),
     onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications', allow: RELAY_METHODS }),
     serverOptions: callerLimitOptions(deps.callerLimits ?? DEFAULT_LIMITS),
+    continueOnRead: true,
   });
   const address = await listen(server, config.listen, 'SFD_NOTIFY_LISTEN');
   deps.logger.info('notification relay listening', { address: formatAddress(address), path: config.path, forwardTo: config.forwardUrl.origin });

@@ -109,7 +109,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       if (!target.ok) return fail(SIDECAR_ERRORS[target.error]);
       // A bodiless request (most GETs) goes on at once; no promise, no extra turn of the event loop.
       if (declaresNoBody(incoming)) return forwardWith(resolved, target, NO_BODY);
-      readBody(incoming, deps.maxBodyBytes)
+      readBody(incoming, outgoing, deps.maxBodyBytes)
         .then((body) => forwardWith(resolved, target, body))
         .catch(onRunError);
     };

@@ -1,17 +1,20 @@
 // Reads a request body once into one buffer, never holding more than the limit (413 beyond it).
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError } from '../errors.js';
+import { continueIfAwaited } from '../server/expect-continue.js';
 
 /** The body of a request that declares none (shared; never written to). */
 export const NO_BODY = Buffer.alloc(0);
 const NO_BODY_READ = Promise.resolve(NO_BODY);
 
-export function readBody(incoming: IncomingMessage, limit: number): Promise<Buffer> {
+/** @param outgoing the request's response, for the 100 Continue a client may wait for before it sends the body */
+export function readBody(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): Promise<Buffer> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(new SidecarError('BodyTooLarge'));
   // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to
   // wait for. Node discards the (empty) rest of the message itself.
   if (declaresNoBody(incoming)) return NO_BODY_READ;
+  continueIfAwaited(outgoing);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
+import { deferContinue } from './expect-continue.js';
 import { answerParserRefusals, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
 
 export interface FetchApp {
@@ -26,6 +27,11 @@ export interface HttpServerOptions {
    * an empty 200 of its own before the upstream's answer.
    */
   readonly bypass?: (incoming: http.IncomingMessage, outgoing: http.ServerResponse) => boolean;
+  /**
+   * Answer `Expect: 100-continue` only when a handler reads the body (`readBody`), not on arrival.
+   * Off for an app that reads bodies through hono's Request (the emulator): nothing would send the 100.
+   */
+  readonly continueOnRead?: boolean;
 }
 
 export function createHttpServer(app: FetchApp, options: HttpServerOptions): http.Server {
@@ -42,6 +48,7 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
     if (options.bypass?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   });
+  if (options.continueOnRead) deferContinue(server);
   if (options.onParserRefusal) answerParserRefusals(server, options.onParserRefusal);
   // Without an answer of its own (the emulator), a CONNECT gets a bare 405 rather than a silent close.
   else server.on('connect', (_request, socket: Duplex) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));

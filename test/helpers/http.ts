@@ -91,3 +91,52 @@ export function rawExchangeEnding(port: number, payload: string | Buffer, idleMs
 export function statusOf(raw: string): number {
   return Number(/^HTTP\/1\.[01] (\d{3})/.exec(raw)?.[1] ?? 0);
 }
+
+export interface ContinueAnswer {
+  /** The server asked for the body (100 Continue) before its final answer. */
+  readonly continued: boolean;
+  /** The body was sent (only after a 100 Continue: this client never gives up waiting for it). */
+  readonly bodySent: boolean;
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: Buffer;
+}
+
+/**
+ * Sends a request with `Expect: 100-continue` as a careful client does (RFC 9110 §10.1.1): the head
+ * alone, then the body only once the server has answered 100 Continue; a final answer before that
+ * means the body is never sent.
+ */
+export function sendExpectingContinue(url: string, options: { method?: string; headers?: OutgoingHttpHeaders; body: string | Buffer }): Promise<ContinueAnswer> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(url);
+    let continued = false;
+    let bodySent = false;
+    const request = http.request(
+      {
+        hostname: target.hostname,
+        port: target.port,
+        path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
+        method: options.method ?? 'POST',
+        headers: { ...options.headers, Expect: '100-continue', 'Content-Length': String(Buffer.byteLength(options.body)) },
+        agent: false,
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          if (!bodySent) request.destroy();
+          resolve({ continued, bodySent, status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
+        });
+      },
+    );
+    request.on('continue', () => {
+      continued = true;
+      bodySent = true;
+      request.end(options.body);
+    });
+    request.on('error', reject);
+    request.flushHeaders();
+  });
+}

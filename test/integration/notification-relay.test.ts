@@ -12,7 +12,7 @@ import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
-import { rawExchange, send, statusOf } from '../helpers/http.js';
+import { rawExchange, send, sendExpectingContinue, statusOf } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
@@ -75,6 +75,20 @@ test('both spellings of the notification header are accepted; without it the eve
   t.is(await counted(metrics, 'refused'), 1);
   const open = await relayFor(t, app, { requireHeader: false });
   t.is((await send(open.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(event()) })).status, 200);
+});
+
+test('a service that waits for 100 Continue is asked for the event only on the right path, and refused without being asked elsewhere', async (t) => {
+  const app = await startTestApp(t);
+  const { url } = await relayFor(t, app, { token: TOKEN });
+  const body = JSON.stringify(event());
+  const accepted = await sendExpectingContinue(`${url}/${TOKEN}`, { headers: lls, body });
+  t.like(accepted, { continued: true, bodySent: true, status: 200 });
+  t.is(app.received[0]?.body.toString(), body);
+  const wrongToken = await sendExpectingContinue(`${url}/not-the-token`, { headers: lls, body });
+  t.like(wrongToken, { continued: false, bodySent: false, status: 403, headers: { connection: 'close' } });
+  const tooLarge = await sendExpectingContinue(`${url}/${TOKEN}`, { headers: lls, body: 'x'.repeat(65537) });
+  t.like(tooLarge, { continued: false, bodySent: false, status: 413, headers: { connection: 'close' } });
+  t.is(app.received.length, 1);
 });
 
 test('with a token, only the path ending in the token is accepted', async (t) => {

@@ -4,7 +4,7 @@ import net from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { SIDECAR_ERRORS } from '../../src/errors.js';
 import { createKeyRing } from '../../src/keys/key-ring.js';
-import { rawExchange, send, statusOf } from '../helpers/http.js';
+import { rawExchange, send, sendExpectingContinue, statusOf } from '../helpers/http.js';
 import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
@@ -25,6 +25,22 @@ test('a body over SFD_MAX_BODY_BYTES with Content-Length is refused with 413 bef
   assertCatalogAnswer(t, answer, 'BodyTooLarge');
   const line = logs.lines().find((l) => l.event === 'request');
   t.like(line, { status: 413, errorCode: 'Sidecar.BodyTooLarge', sidecarTraceId: answer.headers['x-sfd-trace-id'] });
+});
+
+test('a client that waits for 100 Continue is asked for a body the sidecar will read, and refused without being asked for one it will not', async (t) => {
+  const { proxyUrl, adminUrl } = await startStack(t, { sidecar: { maxBodyBytes: 1000 } });
+  const accepted = await sendExpectingContinue(`${proxyUrl}/_emulator/echo`, { body: 'x'.repeat(1000) });
+  t.like(accepted, { continued: true, bodySent: true, status: 200 });
+  t.is(Buffer.from((JSON.parse(accepted.body.toString()) as { bodyBase64: string }).bodyBase64, 'base64').toString(), 'x'.repeat(1000));
+  // Each refusal comes before a byte of the body, and closes the connection: the client may still send
+  // the body it held back, which must not be read as a next request.
+  const tooLarge = await sendExpectingContinue(`${proxyUrl}/_emulator/echo`, { body: 'x'.repeat(1001) });
+  t.like(tooLarge, { continued: false, bodySent: false, status: 413, headers: { connection: 'close' } });
+  t.is((JSON.parse(tooLarge.body.toString()) as { code: string }).code, 'Sidecar.BodyTooLarge');
+  const escape = await sendExpectingContinue(`${proxyUrl}/v1.1/../admin`, { body: '{}' });
+  t.like(escape, { continued: false, bodySent: false, status: 400, headers: { connection: 'close' } });
+  const admin = await sendExpectingContinue(`${adminUrl}/healthz`, { body: '{}' });
+  t.like(admin, { continued: false, bodySent: false, status: 405, headers: { connection: 'close' } });
 });
 
 test('a chunked body that grows over the limit is refused with 413', async (t) => {
