@@ -69,6 +69,10 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     changeOrigin: false,
     secure: true,
   });
+  // Its deleteLength pass gives every DELETE and OPTIONS without a `content-length` key one of '0',
+  // under a name of its own (the first line on the wire). The handler frames each request as its caller
+  // did (RFC 9110 §8.6: no length for a bodiless DELETE unless one was sent).
+  withoutWebPass(proxy, 'deleteLength');
 
   function forward(incoming: IncomingMessage, outgoing: ServerResponse, request: OutgoingRequest, handlers: ForwardHandlers): void {
     let settled = false;
@@ -114,6 +118,14 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     },
     connections: () => ({ active: countEntries(agent.sockets), idle: countEntries(agent.freeSockets), waiting: countEntries(agent.requests) }),
   };
+}
+
+/** Takes one of http-proxy's request passes out (its `before`/`after` find passes by function name too). */
+function withoutWebPass(proxy: httpProxy, name: string): void {
+  const server = proxy as httpProxy & { webPasses: Array<{ name: string }> };
+  const kept = server.webPasses.filter((pass) => pass.name !== name);
+  if (kept.length !== server.webPasses.length - 1) throw new Error(`http-proxy has no web pass named ${name}`);
+  server.webPasses = kept;
 }
 
 /**

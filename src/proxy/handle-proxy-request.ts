@@ -15,7 +15,7 @@ import { createMismatchLogger } from './signing-mismatch-log.js';
 import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller, upstreamHeaderLines } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
-import { declaresNoBody, NO_BODY, readBody } from './read-body.js';
+import { declaresNoBody, declaresNoFraming, NO_BODY, readBody } from './read-body.js';
 import { newRecord } from './request-record.js';
 import type { RequestSigner } from './request-signer.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
@@ -121,6 +121,9 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       const prepared = prepareOutgoingHeaders(incoming.rawHeaders, deps.profileHeader);
       const upstreamPath = target.rawQuery === null ? target.path : `${target.path}?${target.rawQuery}`;
       const forwarder = deps.forwarders.get(resolved.upstream);
+      // Framed as the caller framed it (RFC 9110 §8.6), and always for the methods that carry content:
+      // some gateways answer 411 to a POST without a length.
+      const contentLength = body.length > 0 || METHODS_WITH_BODY.has(method) || !declaresNoFraming(incoming) ? body.length : null;
 
       /** Streams an upstream answer to the caller; error codes are counted as the body passes. */
       const relay = (response: IncomingMessage, signed: SignResult, signingKey: AccessKey, prefix?: { bytes: Buffer; complete: boolean }): void => {
@@ -152,7 +155,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
         );
         record.accessKeyId = signingKey.accessKeyId;
         // No signed name can clash with the caller's: theirs were dropped.
-        const headers = upstreamHeaderLines(prepared.lines, signed.headers, body.length > 0 || METHODS_WITH_BODY.has(method) ? body.length : null);
+        const headers = upstreamHeaderLines(prepared.lines, signed.headers, contentLength);
         const sentAt = performance.now();
         forwarder.forward(incoming, outgoing, { method, path: upstreamPath, headers, body }, {
           onResponse(response) {

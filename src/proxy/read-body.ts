@@ -55,3 +55,8 @@ export function declaresNoBody(incoming: IncomingMessage): boolean {
   const declared = incoming.headers['content-length'];
   return (declared === undefined || declared === '0') && incoming.headers['transfer-encoding'] === undefined;
 }
+
+/** True when the request has neither a Content-Length (not even 0) nor a Transfer-Encoding. */
+export function declaresNoFraming(incoming: IncomingMessage): boolean {
+  return incoming.headers['content-length'] === undefined && incoming.headers['transfer-encoding'] === undefined;
+}

@@ -156,6 +156,25 @@ test("the upstream gets Host first, then the caller's headers in the caller's or
   t.deepEqual(received(answer.json<Echo>(), 'x-sfd-zone'), ['b', 'a']);
 });
 
+test('a bodiless request is framed as the caller framed it: Content-Length only when the caller sent one, or for POST, PUT and PATCH', async (t) => {
+  const { proxyUrl } = await startStack(t);
+  const lengthsSent = async (method: string, headers: string[]): Promise<{ names: string[]; lengths: string[] }> => {
+    const answer = await send(`${proxyUrl}/_emulator/echo`, { method, headers });
+    t.is(answer.status, 200, `${method}: ${answer.body.toString()}`);
+    const echo = answer.json<Echo>();
+    return { names: echo.rawHeaders.filter((_, i) => i % 2 === 0), lengths: received(echo, 'content-length') };
+  };
+  for (const method of ['DELETE', 'OPTIONS', 'GET']) {
+    const unframed = await lengthsSent(method, ['X-A', '1']);
+    t.deepEqual(unframed.lengths, [], `${method} without a Content-Length gets none`);
+    t.is(unframed.names[0], 'Host', method);
+    const framed = await lengthsSent(method, ['X-A', '1', 'Content-Length', '0']);
+    t.deepEqual(framed.lengths, ['0'], `${method} with Content-Length: 0 keeps it`);
+    t.deepEqual(framed.names.slice(-2), ['Content-Length', 'Connection'], `${method}: the length after the signature`);
+  }
+  t.deepEqual((await lengthsSent('POST', ['X-A', '1'])).lengths, ['0'], 'POST always carries a length');
+});
+
 test("a caller's own Authorization, date, nonce, version and Host are dropped and replaced", async (t) => {
   const { proxyUrl, emulator } = await startStack(t);
   const answer = await send(`${proxyUrl}/_emulator/echo`, {
