@@ -121,9 +121,9 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       const prepared = prepareOutgoingHeaders(incoming.rawHeaders, deps.profileHeader);
       const upstreamPath = target.rawQuery === null ? target.path : `${target.path}?${target.rawQuery}`;
       const forwarder = deps.forwarders.get(resolved.upstream);
-      // Framed as the caller framed it (RFC 9110 §8.6), and always for the methods that carry content:
-      // some gateways answer 411 to a POST without a length.
-      const contentLength = body.length > 0 || METHODS_WITH_BODY.has(method) || !declaresNoFraming(incoming) ? body.length : null;
+      // Framed as the caller framed it (a body always came with a length or chunking; RFC 9110 §8.6), and
+      // always for the methods that carry content: some gateways answer 411 to a POST without a length.
+      const contentLength = METHODS_WITH_BODY.has(method) || !declaresNoFraming(incoming) ? body.length : null;
 
       /** Streams an upstream answer to the caller; error codes are counted as the body passes. */
       const relay = (response: IncomingMessage, signed: SignResult, signingKey: AccessKey, prefix?: { bytes: Buffer; complete: boolean }): void => {

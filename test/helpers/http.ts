@@ -111,7 +111,6 @@ export function sendExpectingContinue(url: string, options: { method?: string; h
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     let continued = false;
-    let bodySent = false;
     const request = http.request(
       {
         hostname: target.hostname,
@@ -126,14 +125,13 @@ export function sendExpectingContinue(url: string, options: { method?: string; h
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
         response.on('error', reject);
         response.on('end', () => {
-          if (!bodySent) request.destroy();
-          resolve({ continued, bodySent, status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
+          if (!continued) request.destroy();
+          resolve({ continued, bodySent: continued, status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
         });
       },
     );
     request.on('continue', () => {
       continued = true;
-      bodySent = true;
       request.end(options.body);
     });
     request.on('error', reject);

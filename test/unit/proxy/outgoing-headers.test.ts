@@ -1,6 +1,7 @@
 // Hop-by-hop headers (RFC 9110 §7.6.1) never cross the sidecar, in either direction, whatever the
-// Connection headers say, and the request headers that do go keep the caller's order. The common Connection values share one read-only set (the hot path builds
-// none for them); the results must be those of reading every Connection header in full, call after call.
+// Connection headers say, and the request headers that do go keep the caller's order. The common
+// Connection values share one read-only set (the hot path builds none for them); the results must be
+// those of reading every Connection header in full, call after call.
 import test from 'ava';
 import fc from 'fast-check';
 import { prepareOutgoingHeaders, responseHeadersForCaller, upstreamHeaderLines } from '../../../src/proxy/outgoing-headers.js';
