@@ -53,6 +53,11 @@ export const SIDECAR_ERRORS = {
     message: 'The application did not accept the notification; send it again later.',
   },
   Overloaded: { code: 'Sidecar.Overloaded', status: 503, message: 'The sidecar is handling as many requests as it allows (SFD_MAX_INFLIGHT); try again.' },
+  BodyBufferFull: {
+    code: 'Sidecar.BodyBufferFull',
+    status: 503,
+    message: 'The request bodies being handled fill the memory the sidecar keeps for them (SFD_MAX_BUFFERED_BODY_BYTES); try again.',
+  },
   NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key for this profile.' },
   UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
 } as const satisfies Record<string, SidecarErrorSpec>;

@@ -14,6 +14,7 @@ import type { Metrics } from './observability/metrics.js';
 import { createProxyObserver } from './observability/proxy-observer.js';
 import { createProxyApp, SIGNING_LISTENER_METHODS } from './proxy/create-proxy-app.js';
 import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
+import { createBodyBudget } from './proxy/body-budget.js';
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
 import { createRequestSigner } from './proxy/request-signer.js';
 import { JSON_CONTENT_TYPE, newTraceId } from './proxy/send-error.js';
@@ -80,10 +81,13 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     signing: options.signing,
   };
   const observer = createProxyObserver(options.metrics, options.now);
+  const bodyBudget = createBodyBudget(limits.maxBufferedBodyBytes);
+  options.metrics.observeBufferedBodyBytes(() => bodyBudget.inUse());
   const handler = createProxyHandler({
     resolveProfile: createProfileResolver(profiles),
     profileHeader,
     maxBodyBytes: options.maxBodyBytes,
+    bodyBudget,
     sign: createRequestSigner({ now: options.now, nextNonce: options.nextNonce }),
     forwarders,
     logger: options.logger,

@@ -1,6 +1,6 @@
-// Resource limits and retry settings (issue #7): bounded sockets, in-flight requests, request heads
-// and caller timeouts (idle connections included), and which methods are retried after a connection
-// failure.
+// Resource limits and retry settings (issue #7): bounded sockets, in-flight requests and the bytes of
+// their bodies, request heads and caller timeouts (idle connections included), and which methods are
+// retried after a connection failure.
 import { fail, ok, parseInteger, type Parsed } from './parsers.js';
 import type { SettingReader } from './setting-reader.js';
 
@@ -9,6 +9,8 @@ export interface Limits {
   readonly upstreamRetries: number;
   readonly retryMethods: readonly string[];
   readonly maxInflight: number;
+  /** Request-body bytes the signing listener holds at once (body-budget.ts). */
+  readonly maxBufferedBodyBytes: number;
   readonly maxHeaderBytes: number;
   readonly clientHeadersTimeoutMs: number;
   readonly clientRequestTimeoutMs: number;
@@ -20,6 +22,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   upstreamRetries: 2,
   retryMethods: Object.freeze(['GET', 'HEAD']),
   maxInflight: 1024,
+  maxBufferedBodyBytes: 16 * 1024 * 1024,
   maxHeaderBytes: 16384,
   clientHeadersTimeoutMs: 10_000,
   clientRequestTimeoutMs: 60_000,
@@ -31,12 +34,14 @@ const parseMethods = (raw: string): Parsed<string[]> => {
   return methods.every((m) => /^[A-Z]+$/.test(m)) ? ok(methods) : fail('a comma-separated list of HTTP methods, e.g. GET,HEAD');
 };
 
-export function readLimits(r: SettingReader): Limits {
+/** @param maxBodyBytes SFD_MAX_BODY_BYTES: the body budget's default is never below it. */
+export function readLimits(r: SettingReader, maxBodyBytes: number): Limits {
   return Object.freeze({
     upstreamMaxSockets: r.read('upstreamMaxSockets', parseInteger(1, 10_000), '256') ?? DEFAULT_LIMITS.upstreamMaxSockets,
     upstreamRetries: r.read('upstreamRetries', parseInteger(0, 10), '2') ?? DEFAULT_LIMITS.upstreamRetries,
     retryMethods: Object.freeze(r.read('retryMethods', parseMethods, 'GET,HEAD') ?? [...DEFAULT_LIMITS.retryMethods]),
     maxInflight: r.read('maxInflight', parseInteger(1, 1_000_000), '1024') ?? DEFAULT_LIMITS.maxInflight,
+    maxBufferedBodyBytes: r.read('maxBufferedBodyBytes', parseInteger(1, 64 * 1024 ** 3)) ?? Math.max(DEFAULT_LIMITS.maxBufferedBodyBytes, maxBodyBytes),
     maxHeaderBytes: r.read('maxHeaderBytes', parseInteger(1024, 1024 * 1024), '16384') ?? DEFAULT_LIMITS.maxHeaderBytes,
     clientHeadersTimeoutMs: r.read('clientHeadersTimeoutMs', parseInteger(100, 600_000), '10000') ?? DEFAULT_LIMITS.clientHeadersTimeoutMs,
     clientRequestTimeoutMs: r.read('clientRequestTimeoutMs', parseInteger(100, 3_600_000), '60000') ?? DEFAULT_LIMITS.clientRequestTimeoutMs,

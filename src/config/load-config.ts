@@ -114,9 +114,14 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     if (key) keySource = { kind: 'single', key };
   }
   const notify = readNotifyConfig(r);
-  const limits = readLimits(r);
+  const limits = readLimits(r, maxBodyBytes ?? 0);
   if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
     r.problems.push('SFD_CLIENT_HEADERS_TIMEOUT_MS: must not be longer than SFD_CLIENT_REQUEST_TIMEOUT_MS');
+  }
+  if (maxBodyBytes !== undefined && limits.maxBufferedBodyBytes < maxBodyBytes) {
+    r.problems.push(
+      `${SETTINGS.maxBufferedBodyBytes.env}: must be at least ${SETTINGS.maxBodyBytes.env} (${maxBodyBytes}), or the largest body accepted could never be held; leave it unset to follow ${SETTINGS.maxBodyBytes.env}`,
+    );
   }
   if (notify?.deadLetterDir) {
     const smallestCap = smallestDeadLetterCap(notify.maxBodyBytes, limits.maxHeaderBytes);

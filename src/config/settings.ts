@@ -39,6 +39,7 @@ export const SETTINGS = define({
   upstreamRetries: { env: 'SFD_UPSTREAM_RETRIES', defaultText: '2', description: 'retries of a request that could not reach the upstream (before any response), with backoff, re-signed each time' },
   retryMethods: { env: 'SFD_RETRY_METHODS', defaultText: 'GET,HEAD', description: 'methods retried after a connection failure; POST only if listed' },
   maxInflight: { env: 'SFD_MAX_INFLIGHT', defaultText: '1024', description: 'requests handled at once; beyond it 503 Sidecar.Overloaded' },
+  maxBufferedBodyBytes: { env: 'SFD_MAX_BUFFERED_BODY_BYTES', defaultText: '16777216', description: 'most request-body bytes the signing listener holds at once (16 MiB, or SFD_MAX_BODY_BYTES when that is larger); a body that does not fit gets 503 Sidecar.BodyBufferFull' },
   maxHeaderBytes: { env: 'SFD_MAX_HEADER_BYTES', defaultText: '16384', description: 'largest request head a caller may send to any listener (431 beyond)' },
   clientHeadersTimeoutMs: { env: 'SFD_CLIENT_HEADERS_TIMEOUT_MS', defaultText: '10000', description: 'time a caller of any listener has to send the request head (408 beyond)' },
   clientRequestTimeoutMs: { env: 'SFD_CLIENT_REQUEST_TIMEOUT_MS', defaultText: '60000', description: 'time a caller of any listener has to send the whole request (408 beyond)' },

@@ -13,6 +13,7 @@ export const METRIC_DEFINITIONS = [
   { name: 'sfd_upstream_errors_total', type: 'counter', labels: ['profile', 'operation', 'status', 'error_code'], help: 'Upstream 4xx and 5xx answers, by the code of their JSON error body (other: not documented; none: no code).' },
   { name: 'sfd_sidecar_errors_total', type: 'counter', labels: ['code'], help: "The sidecar's own error answers, by Sidecar.* code." },
   { name: 'sfd_inflight_requests', type: 'gauge', labels: [], help: 'Requests being handled now.' },
+  { name: 'sfd_buffered_body_bytes', type: 'gauge', labels: [], help: 'Request-body bytes the signing listener holds now (at most SFD_MAX_BUFFERED_BODY_BYTES).' },
   { name: 'sfd_upstream_connections', type: 'gauge', labels: ['state'], help: 'Upstream connections open now: active (carrying a request) or idle (kept alive for the next).' },
   { name: 'sfd_upstream_waiting_requests', type: 'gauge', labels: [], help: 'Requests waiting for an upstream connection because SFD_UPSTREAM_MAX_SOCKETS are active.' },
   { name: 'sfd_clock_skew_seconds', type: 'gauge', labels: [], help: 'Upstream Date header minus the local clock, last seen.' },
@@ -67,6 +68,8 @@ export interface Metrics {
   readonly clockSkew: Gauge;
   /** Connects the in-flight gauge to a count read at scrape time (cheaper than a gauge update per request). */
   observeInflight(read: () => number): void;
+  /** Connects the buffered body bytes gauge to the body budget, read at scrape time. */
+  observeBufferedBodyBytes(read: () => number): void;
   /** Connects the scrape-time gauges (keys, key store, readiness). */
   observeKeys(source: KeyMetricsSource): void;
   /** Connects the upstream connection gauges to counts read at scrape time. */
@@ -88,6 +91,7 @@ export function createMetrics(): Metrics {
   const gauges = {} as Record<NameOf<'gauge'>, Gauge>;
   let source: KeyMetricsSource | null = null;
   let readInflight: () => number = () => 0;
+  let readBufferedBodyBytes: () => number = () => 0;
   let readUpstream: () => UpstreamConnectionCounts = () => ({ active: 0, idle: 0, waiting: 0 });
   let readLogDrops: () => number = () => 0;
   const counterCollectors: Partial<Record<NameOf<'counter'>, (counter: Counter) => void>> = {
@@ -111,6 +115,7 @@ export function createMetrics(): Metrics {
     },
     sfd_ready: (g) => g.set(source?.ready() ? 1 : 0),
     sfd_inflight_requests: (g) => g.set(readInflight()),
+    sfd_buffered_body_bytes: (g) => g.set(readBufferedBodyBytes()),
     sfd_upstream_connections: (g) => {
       const { active, idle } = readUpstream();
       g.set({ state: 'active' }, active);
@@ -145,6 +150,9 @@ export function createMetrics(): Metrics {
     clockSkew: gauges.sfd_clock_skew_seconds,
     observeInflight: (read) => {
       readInflight = read;
+    },
+    observeBufferedBodyBytes: (read) => {
+      readBufferedBodyBytes = read;
     },
     observeKeys: (keys) => {
       source = keys;

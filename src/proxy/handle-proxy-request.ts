@@ -11,11 +11,12 @@ import { describeError, type Logger } from '../observability/logger.js';
 import type { ProxyObserver, RequestLabels } from '../observability/proxy-observer.js';
 import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
+import type { BodyBudget } from './body-budget.js';
 import { createMismatchLogger } from './signing-mismatch-log.js';
 import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller, upstreamHeaderLines } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
-import { declaresNoBody, declaresNoFraming, NO_BODY, readBody } from './read-body.js';
+import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type HoldBytes } from './read-body.js';
 import { newRecord } from './request-record.js';
 import type { RequestSigner } from './request-signer.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
@@ -28,6 +29,8 @@ export interface ProxyHandlerDeps {
   /** Lowercase name of SFD_PROFILE_HEADER, never forwarded; null when off. */
   readonly profileHeader: string | null;
   readonly maxBodyBytes: number;
+  /** Request-body bytes held at once across requests (SFD_MAX_BUFFERED_BODY_BYTES). */
+  readonly bodyBudget: BodyBudget;
   readonly sign: RequestSigner;
   readonly forwarders: ForwarderPool;
   readonly logger: Logger;
@@ -65,6 +68,9 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     const traceparent = incoming.headers.traceparent;
     const record = newRecord(method, path, typeof traceparent === 'string' ? traceparent : undefined);
     let boundLabels: RequestLabels | null = null;
+    /** Body bytes this request holds in the budget, given back when it ends. */
+    let heldBodyBytes = 0;
+    let ended = false;
     /** The metric labels, built once the profile is known (it does not change afterwards). */
     const labels = (): RequestLabels => {
       if (boundLabels?.profile === (record.profile ?? 'none')) return boundLabels;
@@ -73,6 +79,8 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     };
     outgoing.on('close', () => {
       inflight -= 1;
+      ended = true;
+      if (heldBodyBytes > 0) deps.bodyBudget.give(heldBodyBytes);
       const seconds = (performance.now() - started) / 1000;
       const status = outgoing.headersSent ? outgoing.statusCode : 0;
       observer.requestFinished(labels(), status, seconds);
@@ -109,7 +117,13 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       if (!target.ok) return fail(SIDECAR_ERRORS[target.error]);
       // A bodiless request (most GETs) goes on at once; no promise, no extra turn of the event loop.
       if (declaresNoBody(incoming)) return forwardWith(resolved, target, NO_BODY);
-      readBody(incoming, outgoing, deps.maxBodyBytes)
+      const hold: HoldBytes = (bytes) => {
+        if (ended) return true; // nothing more is held once the request is over: its bytes go with it
+        if (!deps.bodyBudget.take(bytes)) return false;
+        heldBodyBytes += bytes;
+        return true;
+      };
+      readBody(incoming, outgoing, deps.maxBodyBytes, hold)
         .then((body) => forwardWith(resolved, target, body))
         .catch(onRunError);
     };

@@ -1,4 +1,5 @@
-// Reads a request body once into one buffer, never holding more than the limit (413 beyond it).
+// Reads a request body once into one buffer, never holding more than the limit (413 beyond it), nor
+// more than the listener's body budget leaves (503 beyond it; body-budget.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError } from '../errors.js';
 import { continueIfAwaited } from '../server/expect-continue.js';
@@ -7,13 +8,26 @@ import { continueIfAwaited } from '../server/expect-continue.js';
 export const NO_BODY = Buffer.alloc(0);
 const NO_BODY_READ = Promise.resolve(NO_BODY);
 
-/** @param outgoing the request's response, for the 100 Continue a client may wait for before it sends the body */
-export function readBody(incoming: IncomingMessage, outgoing: ServerResponse, limit: number): Promise<Buffer> {
+/**
+ * Takes bytes from the budget for this request's body, or returns false when they do not fit; the
+ * caller gives them back when the request ends.
+ */
+export type HoldBytes = (bytes: number) => boolean;
+
+/**
+ * @param outgoing the request's response, for the 100 Continue a client may wait for before it sends the body
+ * @param hold when given, a declared length is held before the body is asked for (a body that cannot fit
+ *   is refused before it is sent), and a chunked body chunk by chunk as it arrives
+ */
+export function readBody(incoming: IncomingMessage, outgoing: ServerResponse, limit: number, hold?: HoldBytes): Promise<Buffer> {
   const declared = incoming.headers['content-length'];
   if (declared !== undefined && Number(declared) > limit) return Promise.reject(new SidecarError('BodyTooLarge'));
   // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to
   // wait for. Node discards the (empty) rest of the message itself.
   if (declaresNoBody(incoming)) return NO_BODY_READ;
+  // With a Content-Length, Node's parser delivers exactly that many bytes (RFC 9112 §6.2).
+  const holdEachChunk = hold !== undefined && declared === undefined;
+  if (hold && declared !== undefined && !hold(Number(declared))) return Promise.reject(new SidecarError('BodyBufferFull'));
   continueIfAwaited(outgoing);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -26,10 +40,10 @@ export function readBody(incoming: IncomingMessage, outgoing: ServerResponse, li
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limit) {
+      if (size > limit || (holdEachChunk && !hold(chunk.length))) {
         cleanup();
         incoming.pause();
-        reject(new SidecarError('BodyTooLarge'));
+        reject(new SidecarError(size > limit ? 'BodyTooLarge' : 'BodyBufferFull'));
         return;
       }
       chunks.push(chunk);
