@@ -52,7 +52,7 @@ export const SIDECAR_ERRORS = {
     status: 503,
     message: 'The application did not accept the notification; send it again later.',
   },
-  Overloaded: { code: 'Sidecar.Overloaded', status: 503, message: 'The sidecar is handling as many requests as it allows (SFD_MAX_INFLIGHT); try again.' },
+  Overloaded: { code: 'Sidecar.Overloaded', status: 503, message: 'The sidecar is handling as many requests as it allows (SFD_MAX_INFLIGHT; on the notification relay, SFD_NOTIFY_MAX_INFLIGHT); try again.' },
   BodyBufferFull: {
     code: 'Sidecar.BodyBufferFull',
     status: 503,

@@ -33,6 +33,8 @@ export interface NotifyConfig {
   readonly allowedCidrs: string | null;
   readonly requireHeader: boolean;
   readonly maxBodyBytes: number;
+  /** SFD_NOTIFY_MAX_INFLIGHT: notifications handled at once. */
+  readonly maxInflight: number;
   readonly timeoutMs: number;
   readonly deadLetterDir: string | null;
   /** SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: the dead-letter file's cap. */

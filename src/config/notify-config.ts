@@ -5,6 +5,14 @@ import { fail, ok, parseInteger, parseListen, parseOneOf, type Parsed } from './
 import type { SettingReader } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
 
+/**
+ * Each notification in hand holds its body and its parsed JSON in memory while the application takes
+ * its time (up to SFD_NOTIFY_TIMEOUT_MS): about 2,000 of 60 KB at once ran V8's heap out (128 MiB, the
+ * image's cap) and ended the process. 64 take a few MB, and more than the application's 16
+ * connections can carry at once.
+ */
+export const DEFAULT_NOTIFY_MAX_INFLIGHT = 64;
+
 /** 64 MiB: tens of thousands of invalid events, each kept whole. */
 export const DEFAULT_DEAD_LETTER_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -52,12 +60,13 @@ export function readNotifyConfig(r: SettingReader): NotifyConfig | null {
   const allowedCidrs = r.read('notifyAllowedCidrs', parseCidrs) ?? null;
   const requireHeader = r.read('notifyRequireHeader', parseOneOf(['true', 'false'] as const), 'true');
   const maxBodyBytes = r.read('notifyMaxBodyBytes', parseInteger(1, 16 * 1024 * 1024), '65536');
+  const maxInflight = r.read('notifyMaxInflight', parseInteger(1, 100_000), String(DEFAULT_NOTIFY_MAX_INFLIGHT));
   const timeoutMs = r.read('notifyTimeoutMs', parseInteger(1, 600_000), '10000');
   const forwardUrl = r.read('notifyForwardUrl', parseForwardUrl);
   const deadLetterDir = r.raw('notifyDeadLetterDir')?.trim() ?? null;
   const deadLetterMaxBytes = r.read('notifyDeadLetterMaxBytes', parseInteger(1024, 2 ** 40), String(DEFAULT_DEAD_LETTER_MAX_BYTES));
   if (r.raw('notifyListen') === undefined) return null;
   if (r.raw('notifyForwardUrl') === undefined) r.problems.push(`${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application takes notifications`);
-  if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !timeoutMs || !deadLetterMaxBytes) return null;
-  return Object.freeze({ listen, path, forwardUrl, token, allowedCidrs, requireHeader: requireHeader === 'true', maxBodyBytes, timeoutMs, deadLetterDir, deadLetterMaxBytes });
+  if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !maxInflight || !timeoutMs || !deadLetterMaxBytes) return null;
+  return Object.freeze({ listen, path, forwardUrl, token, allowedCidrs, requireHeader: requireHeader === 'true', maxBodyBytes, maxInflight, timeoutMs, deadLetterDir, deadLetterMaxBytes });
 }

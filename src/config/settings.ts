@@ -52,6 +52,7 @@ export const SETTINGS = define({
   notifyAllowedCidrs: { env: 'SFD_NOTIFY_ALLOWED_CIDRS', description: 'comma-separated source ranges allowed to post, e.g. 203.0.113.0/24; any when unset' },
   notifyRequireHeader: { env: 'SFD_NOTIFY_REQUIRE_HEADER', defaultText: 'true', description: 'require X-SFD-Notification-From: LLS (or X-Notification-from): true or false' },
   notifyMaxBodyBytes: { env: 'SFD_NOTIFY_MAX_BODY_BYTES', defaultText: '65536', description: 'largest notification accepted (413 beyond)' },
+  notifyMaxInflight: { env: 'SFD_NOTIFY_MAX_INFLIGHT', defaultText: '64', description: 'notifications handled at once (read, checked or being delivered); beyond it 503 Sidecar.Overloaded before the body is read, so that the service sends them again' },
   notifyTimeoutMs: { env: 'SFD_NOTIFY_TIMEOUT_MS', defaultText: '10000', description: 'time the application has to accept a notification (503 to the service beyond)' },
   notifyDeadLetterDir: { env: 'SFD_NOTIFY_DEAD_LETTER_DIR', description: 'directory where invalid notifications are appended to notifications-dead-letter.jsonl; must exist and be writable' },
   notifyDeadLetterMaxBytes: { env: 'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES', defaultText: '67108864', description: 'largest size of the dead-letter file (at least 6 times SFD_NOTIFY_MAX_BODY_BYTES plus SFD_MAX_HEADER_BYTES, plus 4096); an invalid notification that would pass it is answered 503 so that the service may send it again' },

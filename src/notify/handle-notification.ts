@@ -24,6 +24,8 @@ export interface NotifyRelayDeps {
   /** Require `X-SFD-Notification-From: LLS` (or the spelling `X-Notification-from`). */
   readonly requireHeader: boolean;
   readonly maxBodyBytes: number;
+  /** Notifications handled at once, from the body's first byte to the answer (SFD_NOTIFY_MAX_INFLIGHT). */
+  readonly maxInflight: number;
   readonly delivery: AppDelivery;
   readonly deliveredIds: DeliveredIds;
   readonly deadLetter: DeadLetterWriter | null;
@@ -40,6 +42,8 @@ export const RELAY_METHODS = 'POST';
 
 export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHandler {
   const inFlight = new Map<string, Promise<DeliveryResult>>();
+  /** Notifications past the checks that need no body: being read, checked or delivered. */
+  let handling = 0;
   const { logger, observer } = deps;
 
   const answer = (outgoing: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void => {
@@ -76,6 +80,10 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     }
     const contentType = incoming.headers['content-type'] ?? '';
     if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType)) return refuse(outgoing, SIDECAR_ERRORS.UnsupportedMediaType, `content type ${contentType}`);
+    // Refused before its body is read: each notification in hand holds its body and parsed JSON.
+    if (handling >= deps.maxInflight) return refuse(outgoing, SIDECAR_ERRORS.Overloaded, `${handling} notifications in hand (SFD_NOTIFY_MAX_INFLIGHT)`);
+    handling += 1;
+    outgoing.on('close', () => (handling -= 1));
     const body = await readBody(incoming, outgoing, deps.maxBodyBytes);
 
     let value: unknown;

@@ -47,6 +47,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     sourceFilter: config.allowedCidrs ? parseCidrList(config.allowedCidrs).filter : null,
     requireHeader: config.requireHeader,
     maxBodyBytes: config.maxBodyBytes,
+    maxInflight: config.maxInflight,
     delivery,
     deliveredIds: createDeliveredIds(10_000),
     deadLetter: config.deadLetterDir ? createDeadLetterWriter(config.deadLetterDir, config.deadLetterMaxBytes) : null,

@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { NotifyConfig } from '../../src/config/load-config.js';
-import { DEFAULT_DEAD_LETTER_MAX_BYTES } from '../../src/config/notify-config.js';
+import { DEFAULT_DEAD_LETTER_MAX_BYTES, DEFAULT_NOTIFY_MAX_INFLIGHT } from '../../src/config/notify-config.js';
 import { recordingEvent } from '../../src/notify/build-events.js';
 import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
+import { eventually } from '../helpers/keystore-stack.js';
 import { rawExchange, send, sendExpectingContinue, statusOf } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -33,6 +34,7 @@ async function relayFor(t: ExecutionContext, app: TestApp, overrides: Partial<No
     allowedCidrs: null,
     requireHeader: true,
     maxBodyBytes: 65536,
+    maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT,
     timeoutMs: 2000,
     deadLetterDir: null,
     deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
@@ -137,7 +139,7 @@ test('the relay, which faces callers outside the pod, applies the caller limits:
   const app = await startTestApp(t);
   const { logger } = captureLogs();
   const relay = await startNotifyRelay(
-    { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, timeoutMs: 2000, deadLetterDir: null, deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES },
+    { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT, timeoutMs: 2000, deadLetterDir: null, deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES },
     { logger, metrics: createMetrics(), now: Date.now, callerLimits: { ...DEFAULT_LIMITS, maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } },
   );
   t.teardown(() => relay.close(0));
@@ -248,6 +250,26 @@ test('app down, failing or slow: the service gets 503 and the event is not remem
   t.is(await counted(metrics, 'app_error'), 2);
   await app.close();
   t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 503, 'app down');
+});
+
+test('beyond SFD_NOTIFY_MAX_INFLIGHT notifications in hand, the next is refused with 503 before its body is sent, and taken again once one is answered', async (t) => {
+  const app = await startTestApp(t);
+  const { url, metrics } = await relayFor(t, app, { maxInflight: 2 });
+  app.behaviour = { status: 200, delayMs: 600 };
+  const held = [1, 2].map(() => send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) }));
+  t.true(await eventually(() => app.received.length === 2), 'two notifications in hand while the app takes its time');
+
+  const refused = await sendExpectingContinue(url, { headers: lls, body: JSON.stringify(event()) });
+  t.is(refused.status, 503);
+  t.is((JSON.parse(refused.body.toString()) as { code: string }).code, 'Sidecar.Overloaded');
+  t.false(refused.bodySent, 'the body was never asked for');
+  t.regex(String(refused.headers['x-sfd-trace-id']), /^[0-9a-f]{32}$/);
+
+  t.deepEqual((await Promise.all(held)).map((a) => a.status), [200, 200]);
+  app.behaviour = { status: 200, delayMs: 0 };
+  t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 200, 'taken again once the others were answered');
+  t.is(app.received.length, 3, 'the refused notification never reached the app');
+  t.is(await counted(metrics, 'refused'), 1);
 });
 
 test('SFD_NOTIFY_TIMEOUT_MS bounds every delivery, also those waiting for a connection to a hung app', async (t) => {
