@@ -30,12 +30,20 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
           clearTimeout(deadline);
           resolve(result);
         };
-        const request = client.request(forwardUrl, { method: 'POST', headers, agent }, (response) => {
+        let request: http.ClientRequest;
+        try {
+          request = client.request(forwardUrl, { method: 'POST', headers, agent }, onResponse);
+        } catch (error) {
+          // Node refuses a header it cannot send (the relay checks the id; this is the backstop).
+          resolve({ delivered: false, reason: (error as NodeJS.ErrnoException).code ?? 'request refused' });
+          return;
+        }
+        function onResponse(response: http.IncomingMessage): void {
           response.resume();
           const status = response.statusCode ?? 0;
           response.on('end', () => settle(status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `the app answered ${status}` }));
           response.on('error', () => settle({ delivered: false, reason: 'the app closed the connection mid-answer' }));
-        });
+        }
         // One deadline from now, whether the request waits for one of the agent's connections or for the
         // app (a socket timeout would start only once a connection is free, and restart with every byte).
         const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);

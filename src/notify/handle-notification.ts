@@ -37,6 +37,12 @@ export interface NotifyRelayDeps {
 export type NotificationHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
 const FROM_HEADERS = ['x-sfd-notification-from', 'x-notification-from'];
+/**
+ * An id the relay can hand on as the Idempotency-Key header: printable ASCII, no space at either end.
+ * Node refuses a header value with a control character (CR, LF, NUL) or one beyond Latin-1, and such an
+ * id, which the spec does not rule out (a string), ended the process.
+ */
+const HEADER_SAFE_ID = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 /** The one method the relay takes (its 405s say so in `Allow`). */
 export const RELAY_METHODS = 'POST';
 
@@ -95,6 +101,9 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     const parsed = parseNotification(value);
     if (!parsed.ok) return invalid(outgoing, incoming, body, parsed.id ?? null, parsed.problems);
     const event = parsed.notification;
+    if (!HEADER_SAFE_ID.test(event.id)) {
+      return invalid(outgoing, incoming, body, event.id, ['id: must be printable ASCII without spaces at either end; the relay hands it to the application as the Idempotency-Key header']);
+    }
     const [type, status] = labelsOf(event);
 
     if (deps.deliveredIds.has(event.id)) {
@@ -112,7 +121,9 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
         return result;
       });
       inFlight.set(event.id, delivery);
-      void delivery.finally(() => inFlight.delete(event.id));
+      // Settled either way (delivery never rejects; if it ever did, the await below answers 500).
+      const forget = (): void => void inFlight.delete(event.id);
+      delivery.then(forget, forget);
     }
     const result = await delivery;
     const outcome: NotifyResult = !result.delivered ? 'app_error' : first ? 'delivered' : 'duplicate';

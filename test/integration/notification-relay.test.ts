@@ -197,6 +197,22 @@ test('an invalid event is refused with every problem, counted, logged with its i
   t.like(letters[1], { id: null, body: '{not json', problems: ['(body): not valid JSON'] });
 });
 
+test('an id the relay cannot hand on as a header (a line break, a character beyond ASCII) is refused as invalid and kept; the relay goes on', async (t) => {
+  const app = await startTestApp(t);
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-dead-'));
+  const { url } = await relayFor(t, app, { deadLetterDir: dir });
+  const ids = ['evt-1\r\nX-Injected: 1', '通知-1', ' evt-2'];
+  for (const id of ids) {
+    const answer = await send(url, { method: 'POST', headers: lls, body: JSON.stringify({ ...event(), id }) });
+    t.is(answer.status, 400, JSON.stringify(id));
+    t.deepEqual(answer.json<{ problems: string[] }>().problems, ['id: must be printable ASCII without spaces at either end; the relay hands it to the application as the Idempotency-Key header']);
+  }
+  t.is(app.received.length, 0);
+  const letters = readFileSync(join(dir, DEAD_LETTER_FILE), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { id: string });
+  t.deepEqual(letters.map((letter) => letter.id), ids, 'each kept whole in the dead-letter file');
+  t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 200, 'the relay still delivers');
+});
+
 test('an invalid event the dead-letter file cannot keep (its cap reached) is answered 503 so that the service sends it again', async (t) => {
   const app = await startTestApp(t);
   const dir = mkdtempSync(join(tmpdir(), 'sfd-dead-'));
