@@ -6,6 +6,7 @@
 // signed, so it is written with the headers in one `end()` instead of being piped.
 import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import httpProxy from 'http-proxy';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError } from '../errors.js';
@@ -89,13 +90,23 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const bodySource = {
       pipe(proxyReq: ClientRequest): void {
         proxyReq.path = request.path;
-        headersTimer = setTimeout(() => proxyReq.destroy(new SidecarError('UpstreamTimeout')), options.timeoutMs);
+        headersTimer = setTimeout(() => {
+          // Failed here, not through the request's error event, which a request already closed never emits.
+          fail(new SidecarError('UpstreamTimeout'));
+          proxyReq.destroy();
+        }, options.timeoutMs);
         proxyReq.once('response', (response: IncomingMessage) => {
           clearTimeout(headersTimer);
           if (settled) return response.resume();
           settled = true;
           response.setTimeout(options.timeoutMs, () => response.destroy(new Error('upstream body idle timeout')));
           handlers.onResponse(response);
+        });
+        // A 101 to a request that asked for no upgrade: without a listener Node drops the socket and the
+        // request neither answers nor fails, so the caller would wait for good.
+        proxyReq.on('upgrade', (response: IncomingMessage, socket: Duplex) => {
+          socket.destroy();
+          fail(new SidecarError('UpstreamUnreachable', { cause: new Error(`the upstream switched protocols (${response.statusCode ?? 101}) unasked`) }));
         });
         // The caller gone (now or before this point): nothing will read the answer.
         if (outgoing.closed) return void proxyReq.destroy();

@@ -14,7 +14,7 @@ import type { AccessKey } from '../signing/types.js';
 import type { BodyBudget } from './body-budget.js';
 import { createMismatchLogger } from './signing-mismatch-log.js';
 import type { ForwarderPool } from './forwarder-pool.js';
-import { prepareOutgoingHeaders, responseHeadersForCaller, upstreamHeaderLines } from './outgoing-headers.js';
+import { prepareOutgoingHeaders, responseHeadersForCaller, sendableReason, upstreamHeaderLines } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
 import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type HoldBytes } from './read-body.js';
 import { newRecord } from './request-record.js';
@@ -150,7 +150,16 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
         if (typeof traceId === 'string') record.upstreamTraceId = traceId;
         const responseHeaders = responseHeadersForCaller(response.rawHeaders);
         if (prepared.closeRequested) responseHeaders.push('Connection', 'close');
-        outgoing.writeHead(status, response.statusMessage, responseHeaders);
+        try {
+          outgoing.writeHead(status, sendableReason(response.statusMessage), responseHeaders);
+        } catch (error) {
+          // An answer Node cannot pass on as it came (a status outside 100-999, a header it refuses):
+          // a 502 for the caller, not an exception out of the socket's event (which ended the process).
+          // writeHead keeps what it took before it threw; the 502 takes its own status phrase.
+          response.destroy();
+          outgoing.statusMessage = '';
+          return fail(SIDECAR_ERRORS.UpstreamUnreachable, error);
+        }
         if (prefix?.complete) {
           if (status >= 400) onCode(errorCodeOf(prefix.bytes));
           return void outgoing.end(prefix.bytes);
@@ -177,7 +186,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
             const refusedCodes = isRetry ? undefined : KEY_REFUSED.get(response.statusCode ?? 0);
             const alternate = refusedCodes ? alternateKey(resolved.profile, deps.now(), signingKey.accessKeyId) : null;
             if (!refusedCodes || !alternate) return relay(response, signed, signingKey);
-            void readPrefix(response, ERROR_PREFIX_LIMIT).then((prefix) => {
+            readPrefix(response, ERROR_PREFIX_LIMIT).then((prefix) => {
               if (outgoing.destroyed) return;
               // Cut off before its end: as when streaming, the caller's connection is cut, never left waiting.
               if (prefix.cutOff) return void outgoing.destroy();
@@ -193,7 +202,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
                 upstreamCode: code,
               });
               attempt(alternate, true);
-            });
+            }).catch(onRunError);
           },
           onError(error) {
             if (outgoing.destroyed) return;

@@ -114,3 +114,15 @@ export function responseHeadersForCaller(rawHeaders: readonly string[]): string[
   }
   return kept;
 }
+
+/** What Node lets a response's reason phrase hold (HTAB, SP, VCHAR, obs-text: RFC 9112 §4). */
+const SENDABLE_REASON = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * The upstream's reason phrase when Node can send it, else undefined (Node's standard phrase for the
+ * status). A reason phrase carries no meaning (RFC 9112 §4: a client should ignore it), and one with a
+ * DEL character, which Node's parser lets through but `writeHead` refuses, ended the process.
+ */
+export function sendableReason(reason: string | undefined): string | undefined {
+  return reason !== undefined && SENDABLE_REASON.test(reason) ? reason : undefined;
+}

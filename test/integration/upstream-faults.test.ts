@@ -96,6 +96,30 @@ test('malformed-http from upstream gives 502', async (t) => {
   t.is(answer.status, 502);
 });
 
+test('an answer Node cannot pass on as it came: a reason phrase with DEL is replaced by the standard one, a status below 100 gives 502, and the sidecar goes on', async (t) => {
+  const answers = ['HTTP/1.1 200 O\x7fK\r\nContent-Length: 2\r\n\r\n{}', 'HTTP/1.1 099 Low\r\nContent-Length: 2\r\n\r\n{}'];
+  const upstream = await startFaultyUpstream(t, (socket, index) => onRequestHead(socket, () => socket.end(Buffer.from(answers[index] ?? okResponse(), 'latin1'))));
+  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url), limits: { ...DEFAULT_LIMITS, upstreamRetries: 0 } });
+  const del = await rawExchange(Number(new URL(proxyUrl).port), 'GET /x HTTP/1.1\r\nHost: sidecar\r\nConnection: close\r\n\r\n');
+  t.true(del.startsWith('HTTP/1.1 200 OK\r\n'), del.split('\r\n')[0]);
+  const low = await send(`${proxyUrl}/x`);
+  t.is(low.status, 502);
+  t.is(low.json().code, 'Sidecar.UpstreamUnreachable');
+  t.is((await send(`${proxyUrl}/x`)).status, 200, 'still serving');
+});
+
+test('a 101 to a request that asked for no upgrade gives 502 at once rather than leaving the caller waiting', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket, index) =>
+    onRequestHead(socket, () => socket.write(index === 0 ? 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n' : okResponse())),
+  );
+  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url), upstreamTimeoutMs: 10_000 });
+  const started = Date.now();
+  const answer = await send(`${proxyUrl}/x`);
+  t.is(answer.status, 502);
+  t.true(Date.now() - started < 5000, `answered after ${Date.now() - started} ms; SFD_UPSTREAM_TIMEOUT_MS is 10 s`);
+  t.is((await send(`${proxyUrl}/x`)).status, 200, 'still serving, on a connection of its own');
+});
+
 test('upstream-never-reads-body: a large POST to an upstream that never reads gives 504, and no socket stays behind', async (t) => {
   const upstream = await startFaultyUpstream(t, (socket) => socket.pause());
   const { proxyUrl, sidecar } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url), upstreamTimeoutMs: 500 });
