@@ -2,6 +2,7 @@
 // headers plus `Idempotency-Key: <id>`. Only a 2xx answer within the timeout counts as delivered.
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 
 export type DeliveryResult = { readonly delivered: true; readonly status: number } | { readonly delivered: false; readonly reason: string };
 
@@ -46,7 +47,16 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
         }
         // One deadline from now, whether the request waits for one of the agent's connections or for the
         // app (a socket timeout would start only once a connection is free, and restart with every byte).
-        const deadline = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+        // Settled here, not through the request's error event, which a request already closed never emits.
+        const deadline = setTimeout(() => {
+          settle({ delivered: false, reason: `no answer within ${timeoutMs} ms` });
+          request.destroy();
+        }, timeoutMs);
+        // A 101 nobody asked for: without a listener Node drops the socket and the request never settles.
+        request.on('upgrade', (_response: http.IncomingMessage, socket: Duplex) => {
+          socket.destroy();
+          settle({ delivered: false, reason: 'the app switched protocols (101)' });
+        });
         request.on('error', (error: NodeJS.ErrnoException) => settle({ delivered: false, reason: error.code ?? error.message }));
         request.end(body);
       });

@@ -13,6 +13,7 @@ import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { eventually } from '../helpers/keystore-stack.js';
+import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { rawExchange, send, sendExpectingContinue, statusOf } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -286,6 +287,24 @@ test('beyond SFD_NOTIFY_MAX_INFLIGHT notifications in hand, the next is refused 
   t.is((await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) })).status, 200, 'taken again once the others were answered');
   t.is(app.received.length, 3, 'the refused notification never reached the app');
   t.is(await counted(metrics, 'refused'), 1);
+});
+
+test('an app that answers 101 is an app that did not accept: 503 within SFD_NOTIFY_TIMEOUT_MS, and the id can be delivered later', async (t) => {
+  // The first connection switches protocols; the ones after answer 200.
+  const app = await startFaultyUpstream(t, (socket, index) =>
+    onRequestHead(socket, () => socket.write(index === 0 ? 'HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n' : okResponse())),
+  );
+  const { url, logs } = await relayFor(t, { url: `${app.url}/hooks/sfd` } as TestApp, { timeoutMs: 3000 });
+  const body = JSON.stringify(event());
+  const started = Date.now();
+  const answer = await send(url, { method: 'POST', headers: lls, body });
+  t.is(answer.status, 503);
+  t.is(answer.json().code, 'Sidecar.AppUnavailable');
+  t.true(Date.now() - started < 2500, `answered after ${Date.now() - started} ms`);
+  t.true(logs.lines().some((l) => l.reason === 'the app switched protocols (101)'));
+  const again = await send(url, { method: 'POST', headers: lls, body });
+  t.is(again.status, 200, 'the service sending it again gets it delivered');
+  t.like(again.json(), { status: 'delivered' });
 });
 
 test('SFD_NOTIFY_TIMEOUT_MS bounds every delivery, also those waiting for a connection to a hung app', async (t) => {
