@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { deferContinue } from './expect-continue.js';
-import { answerParserRefusals, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
+import { answerParserRefusals, lacksRequiredHost, refuseRequest, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
 
 export interface FetchApp {
   fetch: (request: Request, env: never) => Response | Promise<Response>;
@@ -44,12 +44,17 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
     },
   });
   // Slow request heads and bodies are checked every second (Node's default is every 30 s).
-  const server = http.createServer({ connectionsCheckingInterval: 1000, ...options.serverOptions }, (incoming, outgoing) => {
+  const { onParserRefusal } = options;
+  // With its own refusals, the server refuses an HTTP/1.1 request without Host itself (logged, counted,
+  // a trace id), instead of Node's bare 400.
+  const serverOptions = { connectionsCheckingInterval: 1000, ...options.serverOptions, ...(onParserRefusal ? { requireHostHeader: false } : {}) };
+  const server = http.createServer(serverOptions, (incoming, outgoing) => {
+    if (onParserRefusal && lacksRequiredHost(incoming)) return refuseRequest(outgoing, onParserRefusal({ kind: 'malformed', parserCode: 'MISSING_HOST_HEADER' }));
     if (options.bypass?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   });
   if (options.continueOnRead) deferContinue(server);
-  if (options.onParserRefusal) answerParserRefusals(server, options.onParserRefusal);
+  if (onParserRefusal) answerParserRefusals(server, onParserRefusal);
   // Without an answer of its own (the emulator), a CONNECT gets a bare 405 rather than a silent close.
   else server.on('connect', (_request, socket: Duplex) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
   return server;

@@ -54,6 +54,20 @@ export function answerParserRefusals(server: Server, answer: (refusal: ParserRef
   });
 }
 
+/**
+ * True for an HTTP/1.1 request without Host, which a server must refuse with 400 (RFC 9112 §3.2). Node
+ * does it itself with a bare 400 no listener hears of, unless the server is made with
+ * `requireHostHeader: false`; the refusal is then answered here like the parser's own.
+ */
+export function lacksRequiredHost(incoming: IncomingMessage): boolean {
+  return incoming.headers.host === undefined && incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1;
+}
+
+/** Answers a request Node handed over that must be refused like the parser's refusals, and closes the connection. */
+export function refuseRequest(outgoing: ServerResponse, refusal: RefusalAnswer): void {
+  outgoing.writeHead(refusal.status, closingHeaders(refusal)).end(refusal.body);
+}
+
 /** Writes a refusal as the next answer on the connection and closes it. */
 function answerOn(socket: Socket, refusal: RefusalAnswer): void {
   const pending = responseOn(socket);

@@ -23,7 +23,7 @@ function answersIn(raw: string): RawAnswer[] {
     const headEnd = rest.indexOf('\r\n\r\n');
     const [statusLine, ...lines] = rest.slice(0, headEnd).split('\r\n');
     const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-    const length = Number(headers['content-length']);
+    const length = Number(headers['content-length'] ?? 0); // none (Node's bare answers): no body
     answers.push({ status: statusOf(statusLine!), headers, body: rest.slice(headEnd + 4, headEnd + 4 + length) });
     rest = rest.slice(headEnd + 4 + length);
   }
@@ -57,6 +57,17 @@ test('an unknown method is answered 400 Sidecar.MalformedRequest, logged with it
   t.is(more.length, 0);
   t.is(await sidecarErrors(adminUrl, 'Sidecar.MalformedRequest'), 1);
   t.is(emulator.state.accepted.length, 0);
+});
+
+test('an HTTP/1.1 request without Host is answered 400 Sidecar.MalformedRequest (RFC 9112 §3.2), logged and counted, not with a bare 400', async (t) => {
+  const { sidecar, adminUrl, logs, emulator } = await startStack(t);
+  const [answer, ...more] = answersIn(await rawExchange(sidecar.proxyAddress.port, 'GET /v1.1/customer/12345 HTTP/1.1\r\n\r\n'));
+  assertRefusal(t, answer!, 'MalformedRequest', logs, 'MISSING_HOST_HEADER');
+  t.is(more.length, 0);
+  t.is(await sidecarErrors(adminUrl, 'Sidecar.MalformedRequest'), 1);
+  t.is(emulator.state.accepted.length, 0);
+  const http10 = answersIn(await rawExchange(sidecar.proxyAddress.port, 'GET /v1.1/customer/12345 HTTP/1.0\r\n\r\n'));
+  t.is(http10[0]?.status, 200, 'HTTP/1.0 has no Host to require');
 });
 
 test('an oversized head is answered 431 Sidecar.HeadersTooLarge, and none of its bytes reach the log or the answer', async (t) => {
