@@ -150,15 +150,15 @@ async function probeForms(prober: Prober, configured: SigningOptions, upstream: 
     checks.push(fail('signature form', `the gateway refused every form (${summary})`, `the secret does not belong to ${key.accessKeyId}, or the gateway uses a form not listed here`));
     return null;
   }
-  const form = accepted[0]!.form;
-  const placement = await probePlacement(prober, form, configured, accepted[0]!.answer, upstream);
+  // A gateway may accept several forms (it picks the scheme from X-SFD-Signature-Version, field-notes
+  // §1): the configured one, when among them, is kept rather than the first in the list.
+  const chosen = accepted.find((a) => sameForm(a.form, configured)) ?? accepted[0]!;
+  const form = chosen.form;
+  const placement = await probePlacement(prober, form, configured, chosen.answer, upstream);
   const recommendation: SigningOptions = { ...form, queryPlacement: placement.placement };
   checks.push(ok('signature form', `accepted: ${accepted.map((a) => describeForm(a.form)).join(', ')} (all probes: ${summary})`));
   checks.push(placement.check);
-  const matches =
-    configured.signatureVersion === recommendation.signatureVersion &&
-    (recommendation.signatureVersion === '1' || configured.v2StringShape === recommendation.v2StringShape) &&
-    configured.queryPlacement === recommendation.queryPlacement;
+  const matches = sameForm(recommendation, configured) && configured.queryPlacement === recommendation.queryPlacement;
   const settings = `SFD_SIGNATURE_VERSION=${recommendation.signatureVersion}${recommendation.signatureVersion === '2' ? ` SFD_V2_STRING_SHAPE=${recommendation.v2StringShape}` : ''} SFD_QUERY_PLACEMENT=${recommendation.queryPlacement}`;
   checks.push(
     matches
@@ -166,6 +166,11 @@ async function probeForms(prober: Prober, configured: SigningOptions, upstream: 
       : fail('settings', `the configured form (${describeForm(configured)}) is not the one the gateway accepts`, `set ${settings}`),
   );
   return recommendation;
+}
+
+/** The same scheme and, for scheme 2, the same shape (scheme 1 has no shapes). */
+function sameForm(a: Omit<SigningOptions, 'queryPlacement'>, b: Omit<SigningOptions, 'queryPlacement'>): boolean {
+  return a.signatureVersion === b.signatureVersion && (a.signatureVersion === '1' || a.v2StringShape === b.v2StringShape);
 }
 
 /** A GET with a query shows where the gateway signs the query: in the body position or the uri line. */

@@ -3,6 +3,7 @@
 // but 401 Signature.NotMatch. The answer's Date header also gives the clock skew.
 import http from 'node:http';
 import https from 'node:https';
+import type { Duplex } from 'node:stream';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { errorCodeOf } from '../proxy/read-prefix.js';
 import { createTunnelAgent } from '../proxy/tunnel-agent.js';
@@ -80,7 +81,15 @@ export function createProber(deps: ProberDeps): Prober {
             });
           },
         );
-        request.on('timeout', () => request.destroy(new Error('timeout')));
+        // Settled here: a request Node has already dropped (a 101 nobody asked for) emits no error.
+        request.on('timeout', () => {
+          resolve({ status: null, code: null, skewMs: null, body: '', error: 'timeout' });
+          request.destroy();
+        });
+        request.on('upgrade', (_response: http.IncomingMessage, socket: Duplex) => {
+          socket.destroy();
+          resolve({ status: null, code: null, skewMs: null, body: '', error: 'the gateway switched protocols (101)' });
+        });
         request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, code: null, skewMs: null, body: '', error: error.code ?? error.message }));
         request.end();
       });

@@ -1,5 +1,7 @@
 // `sfd-sidecar doctor` against the emulator set to each signature form names that form, and against
 // broken setups names the problem and the fix.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { runDoctor, type DoctorReport } from '../../src/doctor/run-doctor.js';
 import { checkTcp } from '../../src/doctor/network-checks.js';
@@ -8,7 +10,7 @@ import type { AcceptedForm } from '../../src/emulator/verifier.js';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
+import { onRequestHead, REFUSING_ADDRESS, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { toUpstream } from '../helpers/stack.js';
 import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
@@ -56,6 +58,45 @@ for (const form of forms) {
     t.false(JSON.stringify(report).includes(TEST_SECRET));
   });
 }
+
+/**
+ * A gateway that picks the scheme from X-SFD-Signature-Version (field-notes §1), so that it accepts
+ * scheme 1 and one scheme 2 shape: two real emulators behind a router that reads that header.
+ */
+async function twoSchemeGateway(t: ExecutionContext) {
+  const scheme2 = await emulatorWith(t, { scheme: '2', shape: 'spec', placement: 'body' });
+  const scheme1 = await emulatorWith(t, { scheme: '1', shape: 'spec', placement: 'body' });
+  const router = http.createServer((req, res) => {
+    const target = new URL(req.headers['x-sfd-signature-version'] === undefined ? scheme1.url : scheme2.url);
+    const forwarded = http.request({ hostname: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    req.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => router.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => router.close());
+  return `http://127.0.0.1:${(router.address() as AddressInfo).port}`;
+}
+
+test('a gateway that accepts scheme 1 and the configured scheme 2 keeps the configured form, and so does one configured for scheme 1', async (t) => {
+  const gateway = await twoSchemeGateway(t);
+  const report = await runDoctor(settings(gateway), deps);
+  t.regex(report.checks.find((c) => c.check === 'signature form')!.detail, /^accepted: scheme 1, scheme 2, shape spec /);
+  t.is(verdictOf(report, 'settings'), 'ok');
+  t.true(report.ok);
+  t.like(report.recommendation, { signatureVersion: '2', v2StringShape: 'spec', queryPlacement: 'body' });
+  const scheme1 = await runDoctor(settings(gateway, { SFD_SIGNATURE_VERSION: '1' }), deps);
+  t.is(verdictOf(scheme1, 'settings'), 'ok');
+  t.like(scheme1.recommendation, { signatureVersion: '1' });
+});
+
+test('a gateway that answers 101 is reported as giving no answer, not left waiting', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) => onRequestHead(socket, () => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\nConnection: Upgrade\r\n\r\n')));
+  const report = await runDoctor(settings(upstream.url), deps);
+  t.is(verdictOf(report, 'signature form'), 'fail');
+  t.regex(report.checks.find((c) => c.check === 'signature form')!.detail, /switched protocols \(101\)/);
+});
 
 test('an unknown key id is named, with the fix', async (t) => {
   const emulator = await emulatorWith(t, { scheme: '2', shape: 'spec', placement: 'body' });
