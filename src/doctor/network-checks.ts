@@ -9,6 +9,13 @@ import { fail, ok, warn, type CheckResult } from './check-result.js';
 
 const DAY_MS = 86_400_000;
 
+/**
+ * Node's codes for a certificate the handshake got and refused (OpenSSL's verify results, and a name
+ * that does not match); any other TLS error (a reset, a port that does not speak TLS) came before a
+ * certificate was seen, and is no reason to add a CA.
+ */
+const CERTIFICATE_REFUSED = /CERT|SIGNATURE|ISSUER|INVALID_CA|PATH_LENGTH|INVALID_PURPOSE|HOSTNAME_MISMATCH/;
+
 export async function checkDns(upstream: UpstreamTarget): Promise<CheckResult> {
   if (net.isIP(upstream.hostname)) return ok('dns', `${upstream.hostname} is an address; no lookup needed`);
   try {
@@ -60,14 +67,24 @@ export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: num
       const detail = `certificate for ${subject}, issued by ${issuer}, valid until ${new Date(expires).toISOString()}`;
       done(expires - nowMs < 14 * DAY_MS ? warn('tls', `${detail}: expires within 14 days`, 'the gateway operator must renew its certificate') : ok('tls', detail));
     });
-    socket.once('error', (error: NodeJS.ErrnoException) =>
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      const code = error.code ?? error.message;
+      if (CERTIFICATE_REFUSED.test(code)) {
+        return done(
+          fail(
+            'tls',
+            `the certificate of ${upstream.host} is not trusted (${code})`,
+            'if the gateway uses a private CA, put its PEM in SFD_UPSTREAM_CA_FILE; otherwise check SFD_UPSTREAM_URL names the right host',
+          ),
+        );
+      }
       done(
         fail(
           'tls',
-          `the certificate of ${upstream.host} is not trusted (${error.code ?? error.message})`,
-          'if the gateway uses a private CA, put its PEM in SFD_UPSTREAM_CA_FILE; otherwise check SFD_UPSTREAM_URL names the right host',
+          `the TLS handshake with ${upstream.host} failed before any certificate (${code})`,
+          `check that ${upstream.host} speaks TLS on that port (an http:// gateway needs an http:// SFD_UPSTREAM_URL), and that nothing in between (an egress proxy, a firewall) cuts the connection`,
         ),
-      ),
-    );
+      );
+    });
   });
 }

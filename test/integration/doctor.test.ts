@@ -158,6 +158,23 @@ test('an untrusted certificate fails at TLS with the CA-file fix; trusting it wi
   t.regex(trusted.checks.find((c) => c.check === 'tls')!.detail, /certificate for localhost/);
 });
 
+test('a port that does not speak TLS, or a connection cut in the handshake, is a failed handshake, not an untrusted certificate', async (t) => {
+  // A plain HTTP server answers a ClientHello, which is no request, with a 400.
+  const plain = await startFaultyUpstream(t, (socket) => socket.once('data', () => socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')));
+  const cut = await startFaultyUpstream(t, (socket) => socket.once('data', () => socket.resetAndDestroy()));
+  for (const { upstream, code } of [
+    { upstream: plain, code: /EPROTO|WRONG_VERSION/ },
+    { upstream: cut, code: /ECONNRESET/ },
+  ]) {
+    const report = await runDoctor(settings(`https://127.0.0.1:${upstream.port}`), deps);
+    const tls = report.checks.find((c) => c.check === 'tls')!;
+    t.is(tls.verdict, 'fail');
+    t.regex(tls.detail, /handshake with 127\.0\.0\.1:\d+ failed before any certificate/);
+    t.regex(tls.detail, code);
+    t.notRegex(tls.fix!, /SFD_UPSTREAM_CA_FILE/);
+  }
+});
+
 test('invalid configuration is reported as the first failed check', async (t) => {
   const report = await runDoctor({ SFD_UPSTREAM_URL: 'ftp://x', SFD_ACCESS_KEY_ID: TEST_KEY_ID, SFD_ACCESS_KEY_SECRET: TEST_SECRET }, deps);
   t.is(report.checks[0]?.check, 'configuration');
