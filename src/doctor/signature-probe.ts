@@ -3,10 +3,10 @@
 // but 401 Signature.NotMatch. The answer's Date header also gives the clock skew.
 import http from 'node:http';
 import https from 'node:https';
-import type { Duplex } from 'node:stream';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { errorCodeOf } from '../proxy/read-prefix.js';
 import { createTunnelAgent } from '../proxy/tunnel-agent.js';
+import { onUnaskedUpgrade } from '../proxy/unasked-upgrade.js';
 import { trustedCertificates } from '../proxy/trusted-certificates.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
@@ -86,10 +86,7 @@ export function createProber(deps: ProberDeps): Prober {
           resolve({ status: null, code: null, skewMs: null, body: '', error: 'timeout' });
           request.destroy();
         });
-        request.on('upgrade', (_response: http.IncomingMessage, socket: Duplex) => {
-          socket.destroy();
-          resolve({ status: null, code: null, skewMs: null, body: '', error: 'the gateway switched protocols (101)' });
-        });
+        onUnaskedUpgrade(request, (status) => resolve({ status: null, code: null, skewMs: null, body: '', error: `the gateway switched protocols (${status})` }));
         request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, code: null, skewMs: null, body: '', error: error.code ?? error.message }));
         request.end();
       });

@@ -2,7 +2,7 @@
 // headers plus `Idempotency-Key: <id>`. Only a 2xx answer within the timeout counts as delivered.
 import http from 'node:http';
 import https from 'node:https';
-import type { Duplex } from 'node:stream';
+import { onUnaskedUpgrade } from '../proxy/unasked-upgrade.js';
 
 export type DeliveryResult = { readonly delivered: true; readonly status: number } | { readonly delivered: false; readonly reason: string };
 
@@ -52,11 +52,7 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
           settle({ delivered: false, reason: `no answer within ${timeoutMs} ms` });
           request.destroy();
         }, timeoutMs);
-        // A 101 nobody asked for: without a listener Node drops the socket and the request never settles.
-        request.on('upgrade', (_response: http.IncomingMessage, socket: Duplex) => {
-          socket.destroy();
-          settle({ delivered: false, reason: 'the app switched protocols (101)' });
-        });
+        onUnaskedUpgrade(request, (status) => settle({ delivered: false, reason: `the app switched protocols (${status})` }));
         request.on('error', (error: NodeJS.ErrnoException) => settle({ delivered: false, reason: error.code ?? error.message }));
         request.end(body);
       });

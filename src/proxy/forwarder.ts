@@ -6,7 +6,6 @@
 // signed, so it is written with the headers in one `end()` instead of being piped.
 import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
-import type { Duplex } from 'node:stream';
 import httpProxy from 'http-proxy';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { SidecarError } from '../errors.js';
@@ -14,6 +13,7 @@ import type { UpstreamConnectionCounts } from '../observability/metrics.js';
 import type { HeaderLines } from './outgoing-headers.js';
 import type { TunnelAgentFactory } from './tunnel-agent.js';
 import { trustedCertificates } from './trusted-certificates.js';
+import { onUnaskedUpgrade } from './unasked-upgrade.js';
 import { upstreamAgentOptions } from './upstream-agent-options.js';
 
 export interface ForwarderOptions {
@@ -102,12 +102,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           response.setTimeout(options.timeoutMs, () => response.destroy(new Error('upstream body idle timeout')));
           handlers.onResponse(response);
         });
-        // A 101 to a request that asked for no upgrade: without a listener Node drops the socket and the
-        // request neither answers nor fails, so the caller would wait for good.
-        proxyReq.on('upgrade', (response: IncomingMessage, socket: Duplex) => {
-          socket.destroy();
-          fail(new SidecarError('UpstreamUnreachable', { cause: new Error(`the upstream switched protocols (${response.statusCode ?? 101}) unasked`) }));
-        });
+        onUnaskedUpgrade(proxyReq, (status) => fail(new SidecarError('UpstreamUnreachable', { cause: new Error(`the upstream switched protocols (${status}) unasked`) })));
         // The caller gone (now or before this point): nothing will read the answer.
         if (outgoing.closed) return void proxyReq.destroy();
         outgoing.on('close', () => {

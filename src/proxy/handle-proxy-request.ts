@@ -70,7 +70,6 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     let boundLabels: RequestLabels | null = null;
     /** Body bytes this request holds in the budget, given back when it ends. */
     let heldBodyBytes = 0;
-    let ended = false;
     /** The metric labels, built once the profile is known (it does not change afterwards). */
     const labels = (): RequestLabels => {
       if (boundLabels?.profile === (record.profile ?? 'none')) return boundLabels;
@@ -79,7 +78,6 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     };
     outgoing.on('close', () => {
       inflight -= 1;
-      ended = true;
       if (heldBodyBytes > 0) deps.bodyBudget.give(heldBodyBytes);
       const seconds = (performance.now() - started) / 1000;
       const status = outgoing.headersSent ? outgoing.statusCode : 0;
@@ -118,7 +116,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       // A bodiless request (most GETs) goes on at once; no promise, no extra turn of the event loop.
       if (declaresNoBody(incoming)) return forwardWith(resolved, target, NO_BODY);
       const hold: HoldBytes = (bytes) => {
-        if (ended) return true; // nothing more is held once the request is over: its bytes go with it
+        if (outgoing.closed) return true; // nothing more is held once the request is over: its bytes go with it
         if (!deps.bodyBudget.take(bytes)) return false;
         heldBodyBytes += bytes;
         return true;

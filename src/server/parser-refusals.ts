@@ -75,8 +75,7 @@ function answerOn(socket: Socket, refusal: RefusalAnswer): void {
   if (!pending.headersSent && !pending.req.complete) {
     // The refused request itself (its body was too slow): answer through its response object, so that
     // the request's own log line records the status.
-    pending.writeHead(refusal.status, closingHeaders(refusal)).end(refusal.body);
-    return;
+    return refuseRequest(pending, refusal);
   }
   // The earlier response keeps the connection open, so that the refusal can follow it.
   pending.on('finish', () => writeRaw(socket, refusal));
