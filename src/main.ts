@@ -30,7 +30,7 @@ try {
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
-      io.stderr(`Received ${signal}; finishing in-flight requests.\n`);
+      io.stderr(`Received ${signal}; shutting down (the log says when the drain starts).\n`);
       result.service.stop().then(
         () => process.exit(0),
         (error: unknown) => {

@@ -55,6 +55,8 @@ export interface RunningSidecar {
   readonly adminAddress: AddressInfo;
   readonly forwarders: ForwarderPool;
   readiness(): Readiness;
+  /** Marks the sidecar as shutting down (not ready) while it goes on serving, until `close`. */
+  announceShutdown(): void;
   /** Stops accepting, lets in-flight requests finish for up to `drainMs`, then closes everything. */
   close(drainMs: number): Promise<void>;
 }
@@ -109,8 +111,10 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     continueOnRead: true,
   });
   let proxyBound = false;
+  let shuttingDown = false;
   const readiness = (): Readiness => {
     const reasons: string[] = [];
+    if (shuttingDown) reasons.push('shutting down');
     if (!proxyBound) reasons.push('the signing listener is not bound');
     reasons.push(...defaultProfileProblems(options));
     const status = options.ring.status();
@@ -165,6 +169,9 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     adminAddress,
     forwarders,
     readiness,
+    announceShutdown() {
+      shuttingDown = true;
+    },
     async close(drainMs) {
       proxyBound = false;
       await closeGracefully(proxyServer, drainMs);

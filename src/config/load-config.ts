@@ -62,6 +62,8 @@ export interface Config {
   readonly egressProxy: EgressProxy | null;
   /** A conventional HTTPS_PROXY the sidecar cannot use, set aside: why (logged at start; doctor warns). */
   readonly egressProxyIgnored: string | null;
+  /** After SIGTERM, time spent serving as usual before the drain starts (0: drain at once). */
+  readonly shutdownDelayMs: number;
   readonly shutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
   /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
@@ -82,6 +84,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const signing = r.signingOptions();
   const maxBodyBytes = r.read('maxBodyBytes', parseInteger(1, 1024 * 1024 * 1024), '1048576');
   const upstreamTimeoutMs = r.read('upstreamTimeoutMs', parseInteger(1, 3_600_000), '30000');
+  const shutdownDelayMs = r.read('shutdownDelayMs', parseInteger(0, 3_600_000), '0');
   const shutdownTimeoutMs = r.read('shutdownTimeoutMs', parseInteger(0, 3_600_000), '10000');
   const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), 'info');
   const upstreamCa = r.file('upstreamCaFile');
@@ -153,6 +156,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     upstreamCa,
     egressProxy: egress.proxy,
     egressProxyIgnored: egress.ignored,
+    shutdownDelayMs: shutdownDelayMs!,
     shutdownTimeoutMs: shutdownTimeoutMs!,
     logLevel: logLevel!,
   });

@@ -44,6 +44,7 @@ export const SETTINGS = define({
   clientHeadersTimeoutMs: { env: 'SFD_CLIENT_HEADERS_TIMEOUT_MS', defaultText: '10000', description: 'time a caller of any listener has to send the request head (408 beyond)' },
   clientRequestTimeoutMs: { env: 'SFD_CLIENT_REQUEST_TIMEOUT_MS', defaultText: '60000', description: 'time a caller of any listener has to send the whole request (408 beyond)' },
   clientKeepAliveTimeoutMs: { env: 'SFD_CLIENT_KEEPALIVE_TIMEOUT_MS', defaultText: '65000', description: "how long any listener keeps a caller's idle connection open (announced as Keep-Alive: timeout=); keep it above the callers' own idle timeout" },
+  shutdownDelayMs: { env: 'SFD_SHUTDOWN_DELAY_MS', defaultText: '0', description: 'on SIGTERM/SIGINT, time every listener keeps serving (new connections too) before the drain; for a sidecar that gets SIGTERM with its application (the chart\'s classic mode), whose last calls come after it' },
   shutdownTimeoutMs: { env: 'SFD_SHUTDOWN_TIMEOUT_MS', defaultText: '10000', description: 'on SIGTERM/SIGINT, time allowed for in-flight requests before exit' },
   notifyListen: { env: 'SFD_NOTIFY_LISTEN', description: 'notification relay listener, e.g. 0.0.0.0:8081; off when unset' },
   notifyPath: { env: 'SFD_NOTIFY_PATH', defaultText: '/notifications', description: 'path the service posts notifications to' },

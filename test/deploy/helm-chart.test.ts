@@ -90,6 +90,25 @@ test('optional features are off by default, and the values schema refuses typos 
   t.regex(secret.stderr, /keystore\.existingSecret is required/);
 });
 
+test('the shutdown delay: 5000 ms in classic mode, 0 in native mode, a set value wins, and a grace period that cannot cover it with the drain is refused', (t) => {
+  const delay = (args: string[]): string | undefined => {
+    const { objects, code, stderr } = render(['--set', 'keystore.existingSecret=keys', ...args]);
+    t.is(code, 0, stderr);
+    const env = JSON.stringify(objects.find((o) => o.kind === 'Deployment'));
+    return /"name":"SFD_SHUTDOWN_DELAY_MS","value":"(\d+)"/.exec(env)?.[1];
+  };
+  t.is(delay(['--set', 'sidecar.mode=classic']), '5000');
+  t.is(delay([]), '0');
+  t.is(delay(['--set', 'sidecar.mode=classic', '--set', 'sidecar.shutdownDelayMs=0']), '0');
+  t.is(delay(['--set', 'sidecar.shutdownDelayMs=2500']), '2500');
+  const short = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mode=classic', '--set', 'terminationGracePeriodSeconds=12']);
+  t.not(short.code, 0);
+  t.regex(short.stderr, /terminationGracePeriodSeconds \(12 s\) must cover sidecar\.shutdownDelayMs and sidecar\.shutdownTimeoutMs \(15000 ms in all\)/);
+  const negative = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.shutdownDelayMs=-1']);
+  t.not(negative.code, 0);
+  t.regex(negative.stderr, /sidecar\.shutdownDelayMs/);
+});
+
 test('the egress proxy: its URL with credentials from a Secret, or without them as a value; credentials in values are refused', (t) => {
   const env = (args: string[]): unknown[] => {
     const { objects, code, stderr } = render(args);

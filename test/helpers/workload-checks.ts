@@ -30,6 +30,7 @@ interface Container {
 }
 
 interface PodSpec {
+  terminationGracePeriodSeconds?: number;
   initContainers?: Container[];
   containers: Container[];
   securityContext?: Record<string, unknown>;
@@ -72,6 +73,12 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
   const values = { ...env };
   for (const e of sidecar.env ?? []) if (e.valueFrom !== undefined) values[e.name] = 'stand-in-secret-value-0123456789';
   t.notThrows(() => loadConfig(values, { production: true, readFile: () => '-----BEGIN CERTIFICATE-----\n' }), 'the sidecar accepts the rendered environment');
+  // A classic sidecar gets SIGTERM with the application, whose last calls come after it: it serves on
+  // for a while. A native one is stopped after the application and drains at once.
+  const { shutdownDelayMs, shutdownTimeoutMs } = loadConfig(values, { production: true, readFile: () => '-----BEGIN CERTIFICATE-----\n' });
+  if (expectedMode === 'classic') t.true(shutdownDelayMs > 0, 'classic: the sidecar serves on after SIGTERM');
+  else t.is(shutdownDelayMs, 0, 'native: the drain starts at SIGTERM');
+  t.true((pod.terminationGracePeriodSeconds ?? 30) * 1000 >= shutdownDelayMs + shutdownTimeoutMs, "the pod's grace period covers the delay and the drain");
   t.is(sidecar.command, undefined, "the image's entrypoint is kept");
   t.is(sidecar.args, undefined, "the image's command (with its Node flags) is kept");
   const limit = sidecar.resources?.limits?.memory;

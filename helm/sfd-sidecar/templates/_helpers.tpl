@@ -78,6 +78,8 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
       value: {{ .Values.sidecar.maxBodyBytes | int64 | quote }}
     - name: SFD_UPSTREAM_TIMEOUT_MS
       value: {{ .Values.sidecar.upstreamTimeoutMs | int64 | quote }}
+    - name: SFD_SHUTDOWN_DELAY_MS
+      value: {{ include "sfd-sidecar.shutdownDelayMs" . | quote }}
     - name: SFD_SHUTDOWN_TIMEOUT_MS
       value: {{ .Values.sidecar.shutdownTimeoutMs | int64 | quote }}
     {{- if .Values.sidecar.upstreamCaSecret }}
@@ -190,4 +192,17 @@ sfd-sidecar.volumes: the volumes the sidecar container mounts, list items.
 - name: sfd-dead-letter
   {{- toYaml .Values.notify.deadLetter.volume | nindent 2 }}
 {{- end }}
+{{- end -}}
+
+{{/*
+Time the sidecar serves after SIGTERM before it drains: the value when set; otherwise 5000 in classic
+mode, where the application is stopped at the same moment and may still call out, and 0 in native mode,
+where Kubernetes stops the sidecar after the application.
+*/}}
+{{- define "sfd-sidecar.shutdownDelayMs" -}}
+{{- if kindIs "invalid" .Values.sidecar.shutdownDelayMs -}}
+{{- if eq .Values.sidecar.mode "classic" }}5000{{ else }}0{{ end -}}
+{{- else -}}
+{{- .Values.sidecar.shutdownDelayMs | int64 -}}
+{{- end -}}
 {{- end -}}
