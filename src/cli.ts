@@ -1,14 +1,14 @@
-// The command line: `sfd-sidecar [serve|sign|emulator] [--x-y value ...]`, over injected I/O.
+// The command line: `sfd-sidecar [serve|sign|emulator|keys|notify|doctor|wait-ready] [--x-y value ...]`, over injected I/O.
 import { ConfigError } from './config/config-error.js';
 import { mergeSettingSources } from './config/setting-sources.js';
 import { SETTING_LIST, flagFor } from './config/settings.js';
 import type { CommandResult } from './cli/cli-io.js';
-import { DOCTOR_OPTIONS, EMULATOR_OPTIONS, KEYS_OPTIONS, NOTIFY_OPTIONS, SIGN_OPTIONS } from './cli/command-options.js';
+import { DOCTOR_OPTIONS, EMULATOR_OPTIONS, KEYS_OPTIONS, NOTIFY_OPTIONS, SIGN_OPTIONS, WAIT_READY_OPTIONS } from './cli/command-options.js';
 import { parseCommandLine, type OptionSpec } from './cli/parse-command-line.js';
 import type { ServeDeps } from './cli/serve-command.js';
 import { ListenError } from './server/listen.js';
 
-const COMMANDS = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor'] as const;
+const COMMANDS = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor', 'wait-ready'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
@@ -18,6 +18,7 @@ const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
   keys: KEYS_OPTIONS,
   notify: NOTIFY_OPTIONS,
   doctor: DOCTOR_OPTIONS,
+  'wait-ready': WAIT_READY_OPTIONS,
 };
 
 export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<CommandResult> {
@@ -54,6 +55,8 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
         return { exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(values, line.options, deps) };
       case 'notify':
         return { exitCode: await (await import('./cli/notify-command.js')).notifyCommand(line.options, deps) };
+      case 'wait-ready':
+        return { exitCode: await (await import('./cli/wait-ready-command.js')).waitReadyCommand(values, line.options, deps) };
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -77,6 +80,7 @@ export function usage(): string {
     '       sfd-sidecar emulator [--listen HOST:PORT] [settings]',
     '       sfd-sidecar keys check FILE | keys list [--json] [settings] | keys schema',
     '       sfd-sidecar doctor [--profile NAME] [--json] [settings]',
+    '       sfd-sidecar wait-ready [--timeout-ms N] [settings]   wait until /readyz on SFD_ADMIN_LISTEN answers 200 (a postStart hook)',
     '       sfd-sidecar notify --url URL --status started|ended|error [--recording-id ID] [--stream-id ID] [--type recording|stream-status]',
     '',
     'Settings (flag, environment variable, meaning); flags win over the environment, which wins over the dotenv file:',

@@ -26,3 +26,5 @@ export const NOTIFY_OPTIONS: OptionSpec = {
 };
 
 export const DOCTOR_OPTIONS: OptionSpec = { json: { type: 'boolean' } };
+
+export const WAIT_READY_OPTIONS: OptionSpec = { 'timeout-ms': { type: 'string' } };

@@ -1,7 +1,8 @@
 // The container image, proven without a Docker engine: the Dockerfile passes a linter, and what its
 // runtime stage would contain (the same build commands and copied paths, production dependencies
-// only) starts as the image would, signs a request to the emulator with a read-only key store, and
-// refuses to start without configuration (the image never falls back to the demo).
+// only) starts as the image would, signs a request to the emulator with a read-only key store, runs the
+// chart's postStart hook (wait-ready), and refuses to start without configuration (the image never
+// falls back to the demo).
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +10,12 @@ import { join } from 'node:path';
 import test from 'ava';
 import { validate } from 'dockerfile-utils';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
+import { runProcess } from '../helpers/cli-process.js';
 import { assembleStages, readInstructions } from '../helpers/dockerfile-runner.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson } from '../helpers/keystore-stack.js';
 import { REPO_ROOT } from '../helpers/tools.js';
+import { imageScript } from '../helpers/workload-checks.js';
 
 const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
 
@@ -86,6 +89,13 @@ test('the runtime stage, assembled as the Dockerfile says, signs a request with 
   const answer = await send(`http://127.0.0.1:${port}/v1.1/customer/12345`);
   t.is(answer.status, 200);
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, 'AKIMAGE');
+  // The chart's postStart hook of a classic sidecar (test/helpers/workload-checks.ts) runs in the image.
+  const adminListen = /"admin":"(127\.0\.0\.1:\d+)"/.exec(out)![1]!;
+  const hook = await runProcess(process.execPath, [join(runtime.root, imageScript()), 'wait-ready', '--timeout-ms', '5000'], {
+    cwd: app,
+    env: { ...runtime.env, SFD_ADMIN_LISTEN: adminListen },
+  });
+  t.is(hook.code, 0, hook.stderr);
   child.kill('SIGTERM');
   t.is(await new Promise((resolve) => child.on('exit', resolve)), 0);
 

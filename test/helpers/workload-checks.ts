@@ -1,10 +1,14 @@
 // The checks that matter for any rendered workload with the sidecar: the signing port on loopback
 // only, the key store never mounted with subPath, probes on the admin port, the restricted security
-// context, an environment the sidecar itself accepts, the image's own command (its Node flags), and a
-// memory limit that leaves room for the image's heap cap.
+// context, an environment the sidecar itself accepts, the image's own command (its Node flags), a
+// memory limit that leaves room for the image's heap cap, and an application that starts only once the
+// sidecar can sign and whose last calls the sidecar still serves (native or classic).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { shippedNodeOptions } from '../../bench/shipped-node-options.js';
 import { loadConfig } from '../../src/config/load-config.js';
+import { readInstructions } from './dockerfile-runner.js';
 import type { K8sObject } from './k8s-tools.js';
 import { REPO_ROOT } from './tools.js';
 
@@ -17,6 +21,7 @@ const NON_OLD_SPACE_MIB = 64;
 interface Container {
   name: string;
   restartPolicy?: string;
+  lifecycle?: { postStart?: { exec?: { command?: string[] } } };
   env?: { name: string; value?: string; valueFrom?: unknown }[];
   ports?: { name?: string; containerPort: number }[];
   volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
@@ -37,6 +42,18 @@ interface PodSpec {
   volumes?: { name: string }[];
 }
 
+/** Node in the distroless runtime image (its entrypoint). */
+const DISTROLESS_NODE = '/nodejs/bin/node';
+
+/** The absolute path of the script the image's CMD runs: the runtime stage's WORKDIR and the CMD's script. */
+export function imageScript(): string {
+  const instructions = readInstructions(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8'));
+  const runtime = instructions.slice(instructions.findLastIndex((i) => i.keyword === 'FROM'));
+  const workdir = runtime.findLast((i) => i.keyword === 'WORKDIR')!.args;
+  const script = (JSON.parse(runtime.find((i) => i.keyword === 'CMD')!.args) as string[]).find((arg) => arg.endsWith('.js'))!;
+  return `${workdir}/${script}`;
+}
+
 /** Runs every check on the sidecar of a Deployment; returns where the sidecar was found. */
 export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject, expectedMode: 'native' | 'classic'): Container {
   const pod = (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
@@ -47,9 +64,14 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
   if (expectedMode === 'native') {
     t.truthy(inInit, 'native: an init container');
     t.is(inInit?.restartPolicy, 'Always', 'native: restartPolicy Always');
+    t.is(sidecar.lifecycle, undefined, 'native: Kubernetes itself starts the application once the sidecar is ready');
   } else {
     t.truthy(inMain, 'classic: an ordinary container');
     t.is(inMain?.restartPolicy, undefined);
+    // The kubelet starts containers in order and the next one only after a postStart hook returns.
+    t.is(pod.containers[0]?.name, 'sfd-sidecar', 'classic: the sidecar is the first container');
+    const hook = sidecar.lifecycle?.postStart?.exec?.command ?? [];
+    t.deepEqual(hook.slice(0, 3), [DISTROLESS_NODE, imageScript(), 'wait-ready'], "classic: a postStart hook runs the image's wait-ready");
   }
   const env = Object.fromEntries((sidecar.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
   t.regex(env.SFD_LISTEN ?? '', /^127\.0\.0\.1:\d+$/, 'the signing port is bound to loopback only');

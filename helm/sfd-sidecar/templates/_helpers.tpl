@@ -145,6 +145,20 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
       port: admin
     periodSeconds: {{ .Values.sidecar.startupProbe.periodSeconds }}
     failureThreshold: {{ .Values.sidecar.startupProbe.failureThreshold }}
+  {{- if eq .Values.sidecar.mode "classic" }}
+  {{- /* A classic sidecar gets no head start of its own: the kubelet starts the next container of the pod
+  (the application) only once this hook has returned, that is once /readyz answered 200 (or the startup
+  probe's window ran out). The distroless image has no shell: the sidecar's own wait-ready command. */}}
+  lifecycle:
+    postStart:
+      exec:
+        command:
+          - /nodejs/bin/node
+          - /app/dist/src/main.js
+          - wait-ready
+          - --timeout-ms
+          - {{ mul .Values.sidecar.startupProbe.periodSeconds .Values.sidecar.startupProbe.failureThreshold 1000 | quote }}
+  {{- end }}
   readinessProbe:
     httpGet:
       path: /readyz
