@@ -2,6 +2,7 @@
 // Nothing here reads the environment or handles signals; main.ts does.
 import type { AddressInfo } from 'node:net';
 import { ADMIN_METHODS, createAdminApp, type Readiness } from './admin/create-admin-app.js';
+import type { RequestLogMode } from './config/load-config.js';
 import { describeProxy, proxyFor, type EgressProxy } from './config/egress-proxy.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
@@ -42,6 +43,8 @@ export interface SidecarOptions {
   readonly profileHeader: string | null;
   readonly allowedProfiles: ReadonlySet<string>;
   readonly logger: Logger;
+  /** Which requests get their log line (SFD_REQUEST_LOG); every one when omitted. */
+  readonly requestLog?: RequestLogMode;
   /** The app instance's metrics; key store reloads are counted from the moment it is given. */
   readonly metrics: Metrics;
   readonly now: () => number;
@@ -96,6 +99,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     now: options.now,
     observer,
     limits,
+    requestLog: options.requestLog ?? 'all',
   });
   const proxyServer = createHttpServer(createProxyApp(handler), {
     onUnparsable: unparsableAnswer,

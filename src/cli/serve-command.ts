@@ -48,6 +48,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
       profileHeader: config.profileHeader,
       allowedProfiles: new Set(config.allowedProfiles),
       logger,
+      requestLog: config.requestLog,
       metrics,
       now: deps.now,
       nextNonce: createNonceSource(),

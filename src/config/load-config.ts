@@ -13,6 +13,9 @@ export type { SettingValues } from './setting-reader.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** SFD_REQUEST_LOG: which requests get their line (issue #4: one line per request is the default). */
+export const REQUEST_LOG_MODES = ['all', 'failed', 'off'] as const;
+export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number];
 
 /** Where keys come from: the built-in demo key, one configured key, or a rotated key store. */
 export type KeySource =
@@ -66,6 +69,7 @@ export interface Config {
   readonly shutdownDelayMs: number;
   readonly shutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
+  readonly requestLog: RequestLogMode;
   /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
   readonly notify: NotifyConfig | null;
   readonly limits: Limits;
@@ -87,6 +91,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const shutdownDelayMs = r.read('shutdownDelayMs', parseInteger(0, 3_600_000), '0');
   const shutdownTimeoutMs = r.read('shutdownTimeoutMs', parseInteger(0, 3_600_000), '10000');
   const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), 'info');
+  const requestLog = r.read('requestLog', parseOneOf(REQUEST_LOG_MODES), 'all');
   const upstreamCa = r.file('upstreamCaFile');
   const egress = readEgressProxy(r);
   const profile = r.read('profile', parseProfileName, 'default');
@@ -159,5 +164,6 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     shutdownDelayMs: shutdownDelayMs!,
     shutdownTimeoutMs: shutdownTimeoutMs!,
     logLevel: logLevel!,
+    requestLog: requestLog!,
   });
 }

@@ -57,6 +57,7 @@ export const SETTINGS = define({
   notifyTimeoutMs: { env: 'SFD_NOTIFY_TIMEOUT_MS', defaultText: '10000', description: 'time the application has to accept a notification (503 to the service beyond)' },
   notifyDeadLetterDir: { env: 'SFD_NOTIFY_DEAD_LETTER_DIR', description: 'directory where invalid notifications are appended to notifications-dead-letter.jsonl; must exist and be writable' },
   notifyDeadLetterMaxBytes: { env: 'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES', defaultText: '67108864', description: 'largest size of the dead-letter file (at least 6 times SFD_NOTIFY_MAX_BODY_BYTES plus SFD_MAX_HEADER_BYTES, plus 4096); an invalid notification that would pass it is answered 503 so that the service may send it again' },
+  requestLog: { env: 'SFD_REQUEST_LOG', defaultText: 'all', description: 'which requests get a log line: all, failed (no answer, status 400 or above, cut off, a sidecar error, or signed again with another key) or off; metrics count every request either way' },
   logLevel: { env: 'SFD_LOG_LEVEL', defaultText: 'info', description: 'trace, debug, info, warn, error, fatal or silent' },
 });
 

@@ -7,6 +7,7 @@ import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.j
 import type { ProfileResolver, ResolvedProfile } from '../keys/profile-resolver.js';
 import { alternateKey, currentKey } from '../keys/select-key.js';
 import type { Limits } from '../config/limits-config.js';
+import type { RequestLogMode } from '../config/load-config.js';
 import { describeError, type Logger } from '../observability/logger.js';
 import type { ProxyObserver, RequestLabels } from '../observability/proxy-observer.js';
 import type { SignResult } from '../signing/sign-request.js';
@@ -17,7 +18,7 @@ import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller, sendableReason, upstreamHeaderLines } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
 import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type HoldBytes } from './read-body.js';
-import { newRecord } from './request-record.js';
+import { newRecord, requestLogFilter } from './request-record.js';
 import type { RequestSigner } from './request-signer.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
 import { newTraceId, sendSidecarError } from './send-error.js';
@@ -37,6 +38,8 @@ export interface ProxyHandlerDeps {
   readonly now: () => number;
   readonly observer: ProxyObserver;
   readonly limits: Pick<Limits, 'maxInflight' | 'upstreamRetries' | 'retryMethods'>;
+  /** Which requests get their log line (SFD_REQUEST_LOG); every one when omitted. */
+  readonly requestLog?: RequestLogMode;
 }
 
 export type ProxyHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
@@ -55,6 +58,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const { logger, observer } = deps;
   const logMismatch = createMismatchLogger(logger, deps.now);
   const retryMethods = new Set(deps.limits.retryMethods);
+  const logged = requestLogFilter(deps.requestLog ?? 'all');
   let inflight = 0;
 
   return (incoming, outgoing) => {
@@ -85,7 +89,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       record.status = status;
       record.completed = outgoing.writableFinished;
       record.durationMs = Math.round(seconds * 1e6) / 1000;
-      logger.info('request', record);
+      if (logged(record)) logger.info('request', record);
     });
 
     const fail = (spec: SidecarErrorSpec, cause?: unknown): void => {

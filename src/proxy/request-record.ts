@@ -1,5 +1,6 @@
 // One proxied request's log line (issue #4): what the signing handler records as the request goes,
-// logged once when the caller's connection closes.
+// logged once when the caller's connection closes, for every request or only failed ones (SFD_REQUEST_LOG).
+import type { RequestLogMode } from '../config/load-config.js';
 import { operationOf, type Operation } from '../observability/operation-name.js';
 
 /**
@@ -25,6 +26,22 @@ export type RequestRecord = {
   completed: boolean | undefined;
   durationMs: number | undefined;
 };
+
+/**
+ * A request worth its line when only failures are logged: no answer or an error status (the gateway's
+ * 4xx and 5xx, 401 and 400 among them, or the sidecar's own), an answer cut off, or a first attempt
+ * refused and signed again with another key.
+ */
+export function requestFailed(record: RequestRecord): boolean {
+  return record.status === undefined || record.status === 0 || record.status >= 400 || record.errorCode !== undefined || record.completed === false || record.resigned === true;
+}
+
+/** The test deciding, once the request is over, whether its line is written. */
+export function requestLogFilter(mode: RequestLogMode): (record: RequestRecord) => boolean {
+  if (mode === 'failed') return requestFailed;
+  const all = mode === 'all';
+  return () => all;
+}
 
 export function newRecord(method: string, path: string, traceparent: string | undefined): RequestRecord {
   return {

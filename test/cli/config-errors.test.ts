@@ -17,6 +17,7 @@ test('every problem is listed in one message and the process exits 2', async (t)
       SFD_MAX_BODY_BYTES: '-1',
       SFD_CLIENT_KEEPALIVE_TIMEOUT_MS: '500',
       SFD_SHUTDOWN_DELAY_MS: '5s',
+      SFD_REQUEST_LOG: 'errors',
       SFD_ACCESS_KEY_SECRET: TEST_SECRET,
     },
   });
@@ -30,10 +31,11 @@ test('every problem is listed in one message and the process exits 2', async (t)
     'SFD_MAX_BODY_BYTES: must be a whole number',
     'SFD_CLIENT_KEEPALIVE_TIMEOUT_MS: must be a whole number from 1000 to 3600000',
     'SFD_SHUTDOWN_DELAY_MS: must be a whole number from 0 to 3600000',
+    'SFD_REQUEST_LOG: must be one of all, failed, off',
     'SFD_ACCESS_KEY_ID: required',
   ];
   for (const fragment of expected) t.true(run.stderr.includes(fragment), fragment);
-  t.regex(run.stderr, /9 problems/);
+  t.regex(run.stderr, /10 problems/);
   t.false(run.stderr.includes(TEST_SECRET));
 });
 

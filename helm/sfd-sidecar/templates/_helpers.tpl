@@ -74,6 +74,8 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
       value: {{ .Values.sidecar.signing.queryPlacement | quote }}
     - name: SFD_LOG_LEVEL
       value: {{ .Values.sidecar.logLevel | quote }}
+    - name: SFD_REQUEST_LOG
+      value: {{ .Values.sidecar.requestLog | quote }}
     - name: SFD_MAX_BODY_BYTES
       value: {{ .Values.sidecar.maxBodyBytes | int64 | quote }}
     - name: SFD_UPSTREAM_TIMEOUT_MS
