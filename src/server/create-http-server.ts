@@ -4,6 +4,7 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
+import { trackAnswers } from './drain-answers.js';
 import { deferContinue } from './expect-continue.js';
 import { answerParserRefusals, lacksRequiredHost, refuseRequest, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
 
@@ -53,6 +54,7 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
     if (options.bypass?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   });
+  trackAnswers(server);
   if (options.continueOnRead) deferContinue(server);
   if (onParserRefusal) answerParserRefusals(server, onParserRefusal);
   // Without an answer of its own (the emulator), a CONNECT gets a bare 405 rather than a silent close.

@@ -2,6 +2,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ListenAddress } from '../config/parsers.js';
+import { drainAnswers } from './drain-answers.js';
 
 /** Why a bind failed, in words an operator can act on. */
 const REASONS: Readonly<Record<string, string>> = {
@@ -35,11 +36,13 @@ export function listen(server: Server, address: ListenAddress, setting: string):
 }
 
 /**
- * Stops accepting, lets in-flight requests finish, and after `drainMs` cuts what is left.
+ * Stops accepting, lets in-flight requests finish (their answers closing their connections, so that
+ * kept-alive callers do not hold the server open), and after `drainMs` cuts what is left.
  * Resolves once the server has closed.
  */
 export function closeGracefully(server: Server, drainMs: number): Promise<void> {
   if (!server.listening) return Promise.resolve();
+  drainAnswers(server);
   return new Promise((resolve) => {
     const force = setTimeout(() => server.closeAllConnections(), drainMs);
     force.unref();
