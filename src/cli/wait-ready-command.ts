@@ -18,7 +18,7 @@ const LOOK_TIMEOUT_MS = 1000;
 
 export async function waitReadyCommand(values: SettingValues, options: Options, io: CliIo): Promise<number> {
   const reader = new SettingReader(values, io);
-  const admin = reader.read('adminListen', parseListen, '0.0.0.0:9090');
+  const admin = reader.read('adminListen', parseListen, ':9090');
   const timeoutText = typeof options['timeout-ms'] === 'string' ? options['timeout-ms'] : '60000';
   const timeoutMs = reader.parseFrom('--timeout-ms', timeoutText, parseInteger(1, 3_600_000), false);
   reader.assertValid();
@@ -38,9 +38,9 @@ export async function waitReadyCommand(values: SettingValues, options: Options, 
   }
 }
 
-/** The admin listener as seen from inside the pod: a wildcard address is reached on loopback. */
+/** The admin listener as seen from inside the pod: every address, or a wildcard one, is reached on loopback. */
 function readyzUrl({ host, port }: ListenAddress): string {
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  const reachable = host === '' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
   return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}/readyz`;
 }
 

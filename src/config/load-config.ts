@@ -84,7 +84,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const r = new SettingReader(values, deps);
   const upstream = r.read('upstreamUrl', parseUpstreamUrl);
   const listen = r.read('listen', parseListen, '127.0.0.1:8080');
-  const adminListen = r.read('adminListen', parseListen, '0.0.0.0:9090');
+  const adminListen = r.read('adminListen', parseListen, ':9090');
   const signing = r.signingOptions();
   const maxBodyBytes = r.read('maxBodyBytes', parseInteger(1, 1024 * 1024 * 1024), '1048576');
   const upstreamTimeoutMs = r.read('upstreamTimeoutMs', parseInteger(1, 3_600_000), '30000');

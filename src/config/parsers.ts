@@ -6,16 +6,22 @@ export const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 export const fail = <T>(allowed: string): Parsed<T> => ({ ok: false, allowed });
 
 export interface ListenAddress {
+  /** An address of the host, or '' for every address (IPv4 and IPv6). */
   readonly host: string;
   readonly port: number;
 }
 
-/** `host:port` or `[ipv6]:port`, port 0-65535 (0 picks a free port). */
+/**
+ * `host:port`, `[ipv6]:port`, or `:port` for every address of the host, IPv4 and IPv6 alike (host ''):
+ * Node's own unspecified address, `::` with IPv4 callers as IPv4-mapped addresses, or `0.0.0.0` where
+ * the kernel has no IPv6. A pod's probes and scrapes come to its IP, IPv6 in an IPv6 cluster, which
+ * `0.0.0.0` does not reach. Port 0-65535 (0 picks a free port).
+ */
 export function parseListen(raw: string): Parsed<ListenAddress> {
-  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(raw.trim());
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(raw.trim());
   const port = match ? Number(match[3]) : Number.NaN;
   const host = match ? (match[1] ?? match[2]) : undefined;
-  if (!host || !(port >= 0 && port <= 65535)) return fail('HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080');
+  if (host === undefined || !(port >= 0 && port <= 65535)) return fail('HOST:PORT, or :PORT for every address (IPv4 and IPv6), for example 127.0.0.1:8080, [::1]:8080 or :9090');
   return ok(Object.freeze({ host, port }));
 }
 

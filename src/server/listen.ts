@@ -28,7 +28,8 @@ export function listen(server: Server, address: ListenAddress, setting: string):
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => reject(new ListenError(setting, formatHostPort(address.host, address.port), error));
     server.once('error', onError);
-    server.listen(address.port, address.host, () => {
+    // No host: Node binds `::` (IPv4 callers too) or, without IPv6, `0.0.0.0`.
+    server.listen(address.port, address.host === '' ? undefined : address.host, () => {
       server.off('error', onError);
       resolve(server.address() as AddressInfo);
     });

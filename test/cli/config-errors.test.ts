@@ -90,7 +90,7 @@ test('the --env-file flag: an existing file is read; a missing one stops the pro
   writeFileSync(join(dir, 'flag.env'), 'SFD_LISTEN=from-flag-file\n');
   const named = await runCli(['serve', '--env-file', join(dir, 'flag.env')], { cwd: dir });
   t.is(named.code, 2);
-  t.true(named.stderr.includes('SFD_LISTEN: must be HOST:PORT, for example 127.0.0.1:8080 or [::1]:8080 (got "from-flag-file")'));
+  t.true(named.stderr.includes('SFD_LISTEN: must be HOST:PORT, or :PORT for every address (IPv4 and IPv6), for example 127.0.0.1:8080, [::1]:8080 or :9090 (got "from-flag-file")'));
   // Node itself also reads --env-file after the script path (nodejs/node#54232) and exits 9 on a
   // missing file before the sidecar runs; either way the user sees a non-zero exit naming the path.
   const missing = await runCli(['serve', '--env-file', join(dir, 'missing.env')], { cwd: dir });

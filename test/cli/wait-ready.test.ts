@@ -34,7 +34,7 @@ function storeFile(contents: string): string {
 test('wait-ready started before the sidecar returns 0 once the sidecar can sign', async (t) => {
   const adminPort = await freePort();
   const started = Date.now();
-  const waiting = runCli(['wait-ready', '--timeout-ms', '20000'], { env: { SFD_ADMIN_LISTEN: `0.0.0.0:${adminPort}` } });
+  const waiting = runCli(['wait-ready', '--timeout-ms', '20000'], { env: { SFD_ADMIN_LISTEN: `:${adminPort}` } });
   await sleep(800);
   const keystore = storeFile(keystoreJson({ default: { keys: [{ accessKeyId: 'AKREADY', secret: SECRET }] } }));
   const sidecar = await startCli(['serve'], /"event":"listening"/, { env: sidecarEnv(adminPort, keystore) });

@@ -36,7 +36,8 @@ export function send(url: string, options: SendOptions = {}): Promise<Answer> {
     const target = new URL(url);
     const request = http.request(
       {
-        hostname: target.hostname,
+        // URL keeps an IPv6 host in brackets, which a lookup does not take.
+        hostname: target.hostname.replace(/^\[(.*)\]$/, '$1'),
         port: target.port,
         path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
         method: options.method ?? 'GET',

@@ -51,7 +51,7 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
     - name: SFD_LISTEN
       value: "127.0.0.1:{{ .Values.sidecar.signingPort | int64 }}"
     - name: SFD_ADMIN_LISTEN
-      value: "0.0.0.0:{{ .Values.sidecar.adminPort | int64 }}"
+      value: ":{{ .Values.sidecar.adminPort | int64 }}"
     {{- with .Values.sidecar.upstreamUrl }}
     - name: SFD_UPSTREAM_URL
       value: {{ . | quote }}
@@ -106,7 +106,7 @@ and add the volumes with {{- include "sfd-sidecar.volumes" . | nindent 4 }}.
     {{- end }}
     {{- if .Values.notify.enabled }}
     - name: SFD_NOTIFY_LISTEN
-      value: "0.0.0.0:{{ .Values.notify.port | int64 }}"
+      value: ":{{ .Values.notify.port | int64 }}"
     - name: SFD_NOTIFY_PATH
       value: {{ .Values.notify.path | quote }}
     - name: SFD_NOTIFY_FORWARD_URL
