@@ -3,6 +3,7 @@
 // with its demo key in front of it.
 import { setTimeout } from 'node:timers/promises';
 import { loadConfig, type Config, type SettingValues } from '../config/load-config.js';
+import { isLoopback } from '../config/no-proxy.js';
 import { parseUpstreamUrl } from '../config/parsers.js';
 import { DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET } from '../emulator/seed-data.js';
 import type { RunningEmulator } from '../emulator/start-emulator.js';
@@ -27,6 +28,11 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
   const config = loadConfig(values, { readFile: deps.readFile, production: deps.production });
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   if (config.egressProxyIgnored) logger.warn('the pod\'s proxy setting is set aside', { reason: config.egressProxyIgnored });
+  // Threat model: whoever reaches the signing listener spends the key. Allowed (a setting may mean it),
+  // never quietly.
+  if (!isLoopback(config.listen.host)) {
+    logger.warn('the signing listener is not on loopback', { listen: config.listen.host === '' ? `:${config.listen.port}` : config.listen.host, fix: 'set SFD_LISTEN to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key' });
+  }
   // The emulator (and zod, which its notification routes use) is loaded only for the demo: about 10 MB
   // of resident memory a configured sidecar does not need.
   const emulator = config.demo ? await (await import('../emulator/start-emulator.js')).startEmulator({ listen: { host: '127.0.0.1', port: 0 } }) : undefined;
