@@ -99,7 +99,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     now: options.now,
     observer,
     limits,
-    requestLog: options.requestLog ?? 'all',
+    requestLog: options.requestLog,
   });
   const proxyServer = createHttpServer(createProxyApp(handler), {
     onUnparsable: unparsableAnswer,

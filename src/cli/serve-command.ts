@@ -1,7 +1,7 @@
 // `sfd-sidecar serve` (the default): load the configuration, load the keys (one key, or a watched key
 // store), start the sidecar; with nothing configured outside production, start the built-in emulator
 // with its demo key in front of it.
-import { setTimeout } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig, type Config, type SettingValues } from '../config/load-config.js';
 import { isLoopback } from '../config/no-proxy.js';
 import { parseUpstreamUrl } from '../config/parsers.js';
@@ -74,7 +74,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
         // The application may get the same SIGTERM (a classic sidecar) and still call out while it stops:
         // every listener goes on serving, new connections included, for the delay (only /readyz changes).
         sidecar.announceShutdown();
-        if (config.shutdownDelayMs > 0) await setTimeout(config.shutdownDelayMs);
+        if (config.shutdownDelayMs > 0) await sleep(config.shutdownDelayMs);
         logger.info('draining', { drainMs: config.shutdownTimeoutMs });
         reloader?.stop();
         await Promise.all([sidecar.close(config.shutdownTimeoutMs), relay?.close(config.shutdownTimeoutMs)]);

@@ -7,6 +7,7 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseInteger, parseListen, type ListenAddress } from '../config/parsers.js';
 import { SettingReader, type SettingValues } from '../config/setting-reader.js';
+import { formatHostPort } from '../server/listen.js';
 import type { CliIo } from './cli-io.js';
 
 type Options = Readonly<Record<string, string | boolean | string[] | undefined>>;
@@ -41,7 +42,7 @@ export async function waitReadyCommand(values: SettingValues, options: Options, 
 /** The admin listener as seen from inside the pod: every address, or a wildcard one, is reached on loopback. */
 function readyzUrl({ host, port }: ListenAddress): string {
   const reachable = host === '' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}/readyz`;
+  return `http://${formatHostPort(reachable, port)}/readyz`;
 }
 
 type Look = { readonly ready: true } | { readonly ready: false; readonly why: string };

@@ -61,6 +61,6 @@ export function formatAddress(address: AddressInfo): string {
 }
 
 /** `host:port`, an IPv6 host in brackets. */
-function formatHostPort(host: string, port: number): string {
+export function formatHostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }

@@ -2,24 +2,15 @@
 // 200, also when the sidecar starts after it; 1 when the time runs out, saying what the sidecar last
 // answered, or that nothing answered at that address.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import test from 'ava';
+import { freePort } from '../../bench/net-utils.js';
 import { runCli, startCli } from '../helpers/cli-process.js';
 import { keystoreJson } from '../helpers/keystore-stack.js';
 
 const SECRET = 'wait-ready-test-secret-90ab';
-
-/** A port nothing listens on right now (the kernel's pick, released). */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 function sidecarEnv(adminPort: number, keystore: string): Record<string, string> {
   return { SFD_LISTEN: '127.0.0.1:0', SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`, SFD_UPSTREAM_URL: 'http://127.0.0.1:9', SFD_KEYSTORE_FILE: keystore };
