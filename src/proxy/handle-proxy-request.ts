@@ -13,6 +13,7 @@ import type { ProxyObserver, RequestLabels } from '../observability/proxy-observ
 import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
 import type { BodyBudget } from './body-budget.js';
+import { createConnectRetryPolicy } from './connect-retry.js';
 import { createMismatchLogger } from './signing-mismatch-log.js';
 import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller, sendableReason, upstreamHeaderLines } from './outgoing-headers.js';
@@ -51,13 +52,11 @@ const KEY_REFUSED = new Map([
   [400, new Set(['AccessKeyId.Invalid'])],
 ]);
 const ERROR_PREFIX_LIMIT = 16 * 1024;
-/** Connection failures before any response: the request did not reach the upstream's application. */
-const RETRYABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ETIMEDOUT']);
 
 export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const { logger, observer } = deps;
   const logMismatch = createMismatchLogger(logger, deps.now);
-  const retryMethods = new Set(deps.limits.retryMethods);
+  const retryDelayMs = createConnectRetryPolicy({ retries: deps.limits.upstreamRetries, methods: deps.limits.retryMethods });
   const logged = requestLogFilter(deps.requestLog ?? 'all');
   let inflight = 0;
 
@@ -209,9 +208,9 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
           onError(error) {
             if (outgoing.destroyed) return;
             const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
-            if (code !== undefined && RETRYABLE.has(code) && retryMethods.has(method) && connectRetry < deps.limits.upstreamRetries) {
-              // Failed before any byte of a response: send again after a backoff with jitter, freshly signed.
-              const delayMs = 50 * 2 ** connectRetry + Math.random() * 50;
+            const delayMs = retryDelayMs(code, method, connectRetry);
+            if (delayMs !== null) {
+              // Failed before any byte of a response: send again after the backoff, freshly signed.
               logger.info('retrying after a connection failure', { attempt: connectRetry + 1, errorCode: code, delayMs: Math.round(delayMs) });
               setTimeout(() => {
                 if (!outgoing.destroyed) attempt(signingKey, isRetry, connectRetry + 1);
