@@ -35,7 +35,7 @@ test('the Dockerfile follows the rules: multi-stage, distroless non-root runtime
   t.true(runtime.some((i) => i.keyword === 'USER' && i.args === 'nonroot'));
   t.true(runtime.some((i) => i.keyword === 'ENV' && i.args === 'NODE_ENV=production'));
   t.true(runtime.some((i) => i.keyword === 'ENV' && i.args === 'NODE_OPTIONS="--disable-warning=DEP0060 --max-semi-space-size=4 --max-old-space-size=128"'));
-  t.deepEqual(JSON.parse(runtime.find((i) => i.keyword === 'CMD')!.args), ['--no-maglev', 'dist/src/main.js', 'serve']);
+  t.deepEqual(JSON.parse(runtime.find((i) => i.keyword === 'CMD')!.args), ['--no-maglev', '--no-allocation-site-pretenuring', 'dist/src/main.js', 'serve']);
   t.false(runtime.some((i) => i.keyword === 'RUN'), 'no shell needed at runtime');
   t.true(runtime.some((i) => i.keyword === 'LABEL' && i.args.includes('org.opencontainers.image.title')));
 });
