@@ -12,7 +12,7 @@ import { singleKeyStore } from '../keys/key-store.js';
 import type { KeyStoreReloader } from '../keys/key-store-reloader.js';
 import { createLogger, describeError, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
-import { formatAddress } from '../server/listen.js';
+import { formatAddress, formatHostPort } from '../server/listen.js';
 import { startSidecar } from '../sidecar.js';
 import { createAccessKey } from '../signing/access-key.js';
 import { createNonceSource } from '../signing/nonce.js';
@@ -31,7 +31,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
   // Threat model: whoever reaches the signing listener spends the key. Allowed (a setting may mean it),
   // never quietly.
   if (!isLoopback(config.listen.host)) {
-    logger.warn('the signing listener is not on loopback', { listen: config.listen.host === '' ? `:${config.listen.port}` : config.listen.host, fix: 'set SFD_LISTEN to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key' });
+    logger.warn('the signing listener is not on loopback', { listen: formatHostPort(config.listen.host, config.listen.port), fix: 'set SFD_LISTEN to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key' });
   }
   // The emulator (and zod, which its notification routes use) is loaded only for the demo: about 10 MB
   // of resident memory a configured sidecar does not need.
