@@ -47,9 +47,9 @@ EXPOSE 9090 8081
 # --no-maglev turns off V8's mid-tier compiler (on by default in Node 22 and 24; NODE_OPTIONS does not
 # accept the flag): on Node 24 under load it measured 86.7-89.7 MB resident against 96.5-110.7 MB with
 # it, at no more CPU per request (README, Performance).
-# --no-allocation-site-pretenuring: on Node 20, with the gateway 50 ms away, 5 of 25 sidecar processes
-# fell into a mode with a full collection every 0.9 s (81.8-84.0 MB resident instead of at most 79.2 MB);
-# with the flag, none of 25. On Node 24 no process fell into it, with or without
-# the flag, and the flag changed nothing measured (bench/README.md, A gateway 50 ms away).
+# --no-allocation-site-pretenuring: with the gateway 50 ms away, every sidecar process on Node 20, 22
+# and 24 otherwise fell, within 10-20 s, into a mode with a full collection every 0.8-0.9 s (on Node 24
+# 145 in 120 s against 13 with the flag, p99 112 against 68 ms), for 0-2 MB of resident memory
+# (bench/README.md, A gateway 50 ms away).
 # npm run bench and npm run soak pass the flags given here.
 CMD ["--no-maglev", "--no-allocation-site-pretenuring", "dist/src/main.js", "serve"]
