@@ -7,6 +7,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import test, { type ExecutionContext } from 'ava';
 import { freePort, waitForPort } from '../../bench/net-utils.js';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { send } from '../helpers/http.js';
 
 const BENCH_DIR = fileURLToPath(new URL('../../bench/', import.meta.url));
@@ -47,6 +48,20 @@ test('the plain-node floor passes GET and POST answers through unchanged, on one
   t.is(post.status, 200);
   t.deepEqual(post.body, direct.body);
   t.is((await upstreamConnections(upstreamPort)) - before - 1, 1, 'both proxied requests used one upstream connection (the stats request opened its own)');
+});
+
+test("the plain-node floor keeps a caller's idle connection as long as the sidecar does, not Node's 5 s", async (t) => {
+  // Node closes an idle connection a second after its keep-alive timeout; a caller that reuses it at
+  // that moment loses the request (ECONNRESET). The sidecar keeps them 65 s, and so must its floor.
+  const upstreamPort = await freePort();
+  await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
+  const proxyPort = await freePort();
+  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+  const keepAlive = new http.Agent({ keepAlive: true });
+  t.teardown(() => keepAlive.destroy());
+  const answer = await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`, { agent: keepAlive });
+  t.is(answer.status, 200);
+  t.is(answer.headers['keep-alive'], `timeout=${DEFAULT_LIMITS.clientKeepAliveTimeoutMs / 1000}`);
 });
 
 test('the bench upstream answers a request asking for delayMs=N no sooner than N ms after it', async (t) => {
