@@ -21,15 +21,21 @@ async function startBenchServer(t: ExecutionContext, script: string, args: numbe
   return child;
 }
 
+/** The bench upstream and the plain-node floor in front of it, as the bench starts them. */
+async function startFloorWithUpstream(t: ExecutionContext): Promise<{ upstream: ChildProcess; upstreamPort: number; proxyPort: number }> {
+  const upstreamPort = await freePort();
+  const upstream = await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
+  const proxyPort = await freePort();
+  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+  return { upstream, upstreamPort, proxyPort };
+}
+
 async function upstreamConnections(port: number): Promise<number> {
   return (await send(`http://127.0.0.1:${port}/__stats`)).json<{ connections: number }>().connections;
 }
 
 test('the plain-node floor passes GET and POST answers through unchanged, on one reused upstream connection', async (t) => {
-  const upstreamPort = await freePort();
-  await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
-  const proxyPort = await freePort();
-  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+  const { upstreamPort, proxyPort } = await startFloorWithUpstream(t);
 
   const direct = await send(`http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`);
   t.is(direct.status, 200);
@@ -53,10 +59,7 @@ test('the plain-node floor passes GET and POST answers through unchanged, on one
 test("the plain-node floor keeps a caller's idle connection as long as the sidecar does, not Node's 5 s", async (t) => {
   // Node closes an idle connection a second after its keep-alive timeout; a caller that reuses it at
   // that moment loses the request (ECONNRESET). The sidecar keeps them 65 s, and so must its floor.
-  const upstreamPort = await freePort();
-  await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
-  const proxyPort = await freePort();
-  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+  const { proxyPort } = await startFloorWithUpstream(t);
   const keepAlive = new http.Agent({ keepAlive: true });
   t.teardown(() => keepAlive.destroy());
   const answer = await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`, { agent: keepAlive });
@@ -96,10 +99,7 @@ test('the bench upstream reports the most connections open at once that carried 
 });
 
 test('the plain-node floor answers 502 when its upstream is gone', async (t) => {
-  const upstreamPort = await freePort();
-  const upstream = await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
-  const proxyPort = await freePort();
-  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+  const { upstream, proxyPort } = await startFloorWithUpstream(t);
   t.is((await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`)).status, 200);
   upstream.kill('SIGKILL');
   await new Promise((resolve) => upstream.once('exit', resolve));
