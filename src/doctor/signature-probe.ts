@@ -7,7 +7,7 @@ import type { UpstreamTarget } from '../config/parsers.js';
 import { errorCodeOf } from '../proxy/read-prefix.js';
 import { createTunnelAgent } from '../proxy/tunnel-agent.js';
 import { onUnaskedUpgrade } from '../proxy/unasked-upgrade.js';
-import { trustedCertificates } from '../proxy/trusted-certificates.js';
+import { agentTrust } from '../proxy/trusted-certificates.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
 import { signRequest } from '../signing/sign-request.js';
@@ -40,9 +40,9 @@ export interface ProberDeps {
 export function createProber(deps: ProberDeps): Prober {
   const { upstream } = deps;
   const client = upstream.protocol === 'https:' ? https : http;
-  const trusted = upstream.protocol === 'https:' ? trustedCertificates(deps.ca) : undefined;
+  const trust = upstream.protocol === 'https:' ? agentTrust(deps.ca) : {};
   // Through the proxy as the sidecar goes; a tunnel per probe (a handful of probes, one at a time).
-  const agent = deps.proxy ? createTunnelAgent(deps.proxy, { keepAlive: false }, trusted) : undefined;
+  const agent = deps.proxy ? createTunnelAgent(deps.proxy, { keepAlive: false }, trust) : undefined;
   return {
     probe(form, path, rawQuery) {
       const fullPath = upstream.pathPrefix + path;
@@ -68,7 +68,7 @@ export function createProber(deps: ProberDeps): Prober {
             headers: { ...signed.headers },
             timeout: deps.timeoutMs,
             ...(agent ? { agent } : {}),
-            ...(trusted ? { ca: trusted } : {}),
+            ...trust,
           },
           (response) => {
             const chunks: Buffer[] = [];

@@ -12,7 +12,7 @@ import { SidecarError } from '../errors.js';
 import type { UpstreamConnectionCounts } from '../observability/metrics.js';
 import type { HeaderLines } from './outgoing-headers.js';
 import type { TunnelAgentFactory } from './tunnel-agent.js';
-import { trustedCertificates } from './trusted-certificates.js';
+import { agentTrust } from './trusted-certificates.js';
 import { onUnaskedUpgrade } from './unasked-upgrade.js';
 import { upstreamAgentOptions } from './upstream-agent-options.js';
 
@@ -150,9 +150,9 @@ function headersForHttpProxy(lines: HeaderLines): IncomingMessage['headers'] {
 function createAgent({ upstream, ca, proxy, maxSockets, idleSocketTimeoutMs }: ForwarderOptions): http.Agent {
   const agentOptions = upstreamAgentOptions(maxSockets, idleSocketTimeoutMs);
   if (upstream.protocol !== 'https:') return new http.Agent(agentOptions);
-  const trusted = trustedCertificates(ca);
-  if (proxy) return proxy.createAgent(proxy.url, agentOptions, trusted);
-  return new https.Agent({ ...agentOptions, ...(trusted ? { ca: trusted } : {}) });
+  const trust = agentTrust(ca);
+  if (proxy) return proxy.createAgent(proxy.url, agentOptions, trust);
+  return new https.Agent({ ...agentOptions, ...trust });
 }
 
 declare module 'node:http' {

@@ -4,6 +4,7 @@
 import type { Agent, AgentOptions, ClientRequest } from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { describeProxy } from '../config/egress-proxy.js';
+import type { AgentTrust } from './trusted-certificates.js';
 
 /** The proxy answered the CONNECT with something other than 200: no tunnel, nothing was sent upstream. */
 export class TunnelRefusedError extends Error {
@@ -27,14 +28,13 @@ export type TunnelAgentFactory = typeof createTunnelAgent;
 
 /**
  * @param agentOptions the same pool options as a direct upstream's agent (keep-alive, bounds, idle timeout)
- * @param ca trusted in addition to the system roots, for the upstream (and for an https:// proxy)
+ * @param trust what the upstream's certificate (and an https:// proxy's) is checked against
  */
-export function createTunnelAgent(proxy: URL, agentOptions: AgentOptions, ca: readonly string[] | undefined): Agent {
-  const trust = ca ? { ca: [...ca] } : {};
+export function createTunnelAgent(proxy: URL, agentOptions: AgentOptions, trust: AgentTrust): Agent {
   const agent = new HttpsProxyAgent(proxy, { ...agentOptions, ...trust });
   // https-proxy-agent keeps its own `options`, which Node merges into every request's: say there that
   // the endpoint is TLS (otherwise agent-base looks for "https" in a stack trace on every request),
-  // which CA the upstream's certificate is checked against, and the idle timeout Node applies to free
+  // what the upstream's certificate is checked against, and the idle timeout Node applies to free
   // sockets (dropped otherwise, so idle tunnels would outlive the upstream's keep-alive).
   Object.assign(agent.options, { secureEndpoint: true, timeout: agentOptions.timeout, ...trust });
   agent.protocol = 'https:';

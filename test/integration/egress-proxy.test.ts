@@ -9,6 +9,7 @@ import { readEgressProxy, type EgressProxy } from '../../src/config/egress-proxy
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { SettingReader, type SettingValues } from '../../src/config/setting-reader.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
+import { agentTrust } from '../../src/proxy/trusted-certificates.js';
 import { createTunnelAgent } from '../../src/proxy/tunnel-agent.js';
 import { upstreamAgentOptions } from '../../src/proxy/upstream-agent-options.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
@@ -146,7 +147,7 @@ test('an idle tunnel is closed after the agent idle timeout, as a direct connect
   t.teardown(() => emulator.close());
   const front = await startTlsFront(t, emulator.address.port, GATEWAY);
   const proxy = await startConnectProxy(t, { hosts: { [GATEWAY]: '127.0.0.1' } });
-  const agent = createTunnelAgent(new URL(proxy.url), upstreamAgentOptions(4, 300), [readFileSync(front.certFile, 'utf8')]);
+  const agent = createTunnelAgent(new URL(proxy.url), upstreamAgentOptions(4, 300), agentTrust(readFileSync(front.certFile, 'utf8')));
   t.teardown(() => agent.destroy());
   const status = await new Promise<number>((resolve, reject) => {
     https
@@ -158,6 +159,8 @@ test('an idle tunnel is closed after the agent idle timeout, as a direct connect
   });
   t.true(status >= 200 && status < 600, 'the gateway answered through the tunnel');
   t.true(await eventually(() => Object.keys(agent.freeSockets).length === 1, 1000), 'the tunnel is kept for reuse');
+  // Named without the certificates it trusts (Node joins a `ca` option into the name on every request).
+  t.true(Object.keys(agent.freeSockets)[0]!.length < 1000, 'the pool is named without the certificates');
   t.false(proxy.tunnels[0]!.closed, 'kept open for reuse first');
   t.true(await eventually(() => proxy.tunnels[0]!.closed, 3000), 'closed once idle');
   t.deepEqual(Object.keys(agent.freeSockets), []);
