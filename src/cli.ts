@@ -50,7 +50,7 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
       case 'emulator':
         return { service: await (await import('./cli/emulator-command.js')).emulatorCommand(values, line.options, deps) };
       case 'keys':
-        return { exitCode: (await import('./cli/keys-command.js')).keysCommand(line.positionals, values, line.options, deps) };
+        return { exitCode: await (await import('./cli/keys-command.js')).keysCommand(line.positionals, values, line.options, deps) };
       case 'doctor':
         return { exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(values, line.options, deps) };
       case 'notify':

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point, and the only module that touches process, environment, ports and signals.
-import { existsSync, readFileSync } from 'node:fs';
 import { runCli } from './cli.js';
+import { readRegularFile, readRegularFileSync } from './files/regular-file.js';
 
 // Creating process.stdout puts a pipe or socket stdout (a container runtime's log pipe) in non-blocking
 // mode, as in every Node program that prints. The log writer writes to fd 1 synchronously and relies on
@@ -14,9 +14,17 @@ const io = {
   env: process.env,
   stdout: (text: string) => void process.stdout.write(text),
   stderr: (text: string) => void process.stderr.write(text),
-  readFile: (path: string) => readFileSync(path, 'utf8'),
-  readFileBytes: (path: string) => readFileSync(path),
-  readFileIfExists: (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null),
+  readFile: (path: string, maxBytes: number) => readRegularFileSync(path, maxBytes).toString('utf8'),
+  readFileAsync: readRegularFile,
+  readFileBytes: readRegularFileSync,
+  readFileIfExists: (path: string, maxBytes: number) => {
+    try {
+      return readRegularFileSync(path, maxBytes).toString('utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  },
   now: Date.now,
   production: process.env.NODE_ENV === 'production',
 };

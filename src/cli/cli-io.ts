@@ -4,12 +4,14 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  /** Reads a file as UTF-8; throws when it cannot. */
-  readonly readFile: (path: string) => string;
-  /** Reads a file as bytes; throws when it cannot. */
-  readonly readFileBytes: (path: string) => Buffer;
-  /** Reads a file as UTF-8, or null when it does not exist. */
-  readonly readFileIfExists: (path: string) => string | null;
+  /** Reads a regular file as UTF-8, at most `maxBytes` of it; throws when it cannot. */
+  readonly readFile: (path: string, maxBytes: number) => string;
+  /** The same, without blocking the event loop: for files read while serving. */
+  readonly readFileAsync: (path: string, maxBytes: number) => Promise<string>;
+  /** Reads a regular file as bytes, at most `maxBytes` of it; throws when it cannot. */
+  readonly readFileBytes: (path: string, maxBytes: number) => Buffer;
+  /** Reads a regular file as UTF-8, at most `maxBytes` of it, or null when it does not exist. */
+  readonly readFileIfExists: (path: string, maxBytes: number) => string | null;
   readonly now: () => number;
 }
 

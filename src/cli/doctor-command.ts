@@ -5,7 +5,7 @@ import { runDoctor } from '../doctor/run-doctor.js';
 import type { ServeDeps } from './serve-command.js';
 
 export async function doctorCommand(values: SettingValues, options: { json?: unknown }, deps: ServeDeps): Promise<number> {
-  const report = await runDoctor(values, { readFile: deps.readFile, production: deps.production, now: deps.now });
+  const report = await runDoctor(values, { readFile: deps.readFile, readFileAsync: deps.readFileAsync, production: deps.production, now: deps.now });
   if (options.json === true) {
     deps.stdout(`${JSON.stringify(report)}\n`);
   } else {

@@ -1,6 +1,7 @@
 // `sfd-sidecar keys check FILE | list | schema`: validate a key store for the CI of whoever owns the
 // secret, show profiles, keys, windows and expiry (never a secret), print the published JSON Schema.
 import { ConfigError } from '../config/config-error.js';
+import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { parseProfileName } from '../config/profile-parsers.js';
 import { SettingReader, type SettingValues } from '../config/setting-reader.js';
 import { singleKeyStore, type KeyStore } from '../keys/key-store.js';
@@ -12,7 +13,7 @@ import type { CliIo } from './cli-io.js';
 const DAY_MS = 86_400_000;
 const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema';
 
-export function keysCommand(positionals: readonly string[], settings: SettingValues, options: { json?: unknown }, io: CliIo): number {
+export async function keysCommand(positionals: readonly string[], settings: SettingValues, options: { json?: unknown }, io: CliIo): Promise<number> {
   const [action, file] = positionals;
   switch (action) {
     case 'check':
@@ -28,12 +29,12 @@ export function keysCommand(positionals: readonly string[], settings: SettingVal
   }
 }
 
-function check(file: string | undefined, io: CliIo): number {
+async function check(file: string | undefined, io: CliIo): Promise<number> {
   if (!file) {
     io.stderr(`${USAGE}\n`);
     return 2;
   }
-  const loaded = load(file, io);
+  const loaded = await load(file, io);
   if (!loaded.ok) {
     io.stderr(`${file}: ${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 1;
@@ -43,14 +44,14 @@ function check(file: string | undefined, io: CliIo): number {
   return 0;
 }
 
-function load(file: string, io: CliIo): { ok: true; store: KeyStore } | { ok: false; problems: readonly string[] } {
+async function load(file: string, io: CliIo): Promise<{ ok: true; store: KeyStore } | { ok: false; problems: readonly string[] }> {
   let text: string;
   try {
-    text = io.readFile(file);
+    text = await io.readFileAsync(file, FILE_LIMITS.keyStore);
   } catch (error) {
-    return { ok: false, problems: [`(file): cannot read (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`] };
+    return { ok: false, problems: [`(file): ${describeFileProblem(error)}`] };
   }
-  return parseKeyStore(text, file, io);
+  return parseKeyStore(text, file, { readFile: io.readFileAsync });
 }
 
 interface KeyRow {
@@ -62,13 +63,13 @@ interface KeyRow {
   daysToExpiry: number | null;
 }
 
-function list(settings: SettingValues, json: boolean, io: CliIo): number {
+async function list(settings: SettingValues, json: boolean, io: CliIo): Promise<number> {
   const r = new SettingReader(settings, io);
   const path = r.raw('keystoreFile');
   const profileName = r.read('profile', parseProfileName, 'default') ?? 'default';
   let store: KeyStore | undefined;
   if (path !== undefined) {
-    const loaded = load(path.trim(), io);
+    const loaded = await load(path.trim(), io);
     if (loaded.ok) store = loaded.store;
     else r.problems.push(...loaded.problems.map((p) => `SFD_KEYSTORE_FILE ${p}`));
   } else {

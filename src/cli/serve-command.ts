@@ -83,7 +83,7 @@ export async function serveCommand(values: SettingValues, deps: ServeDeps): Prom
         logger.flush();
       },
       reload() {
-        reloader?.reload('SIGHUP');
+        void reloader?.reload('SIGHUP');
       },
       flushLogs: () => logger.flush(),
       logCrash: (error) => logger.fatal('crashed', describeError(error)),
@@ -108,12 +108,12 @@ async function loadKeys(config: Config, deps: ServeDeps, logger: Logger, metrics
     ring,
     logger,
     now: deps.now,
-    readFile: deps.readFile,
+    readFile: deps.readFileAsync,
     debounceMs: source.debounceMs,
     intervalMs: source.reloadIntervalMs,
     expiryWarningDays: config.keyExpiryWarningDays,
   });
-  reloader.reload('start');
+  await reloader.reload('start');
   reloader.start();
   return { ring, reloader };
 }

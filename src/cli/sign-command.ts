@@ -1,6 +1,7 @@
 // `sfd-sidecar sign`: prints what the sidecar would send for one request (string to sign, signature,
 // headers) for debugging and for comparing with other implementations. Never prints the secret.
 import { ConfigError } from '../config/config-error.js';
+import { describeFileProblem } from '../files/regular-file.js';
 import { SettingReader, type SettingValues } from '../config/setting-reader.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import { createNonceSource, isValidNonce } from '../signing/nonce.js';
@@ -13,6 +14,9 @@ type SignOptionValues = Readonly<Record<string, string | boolean | string[] | un
 /** Node's HTTP stack carries header and target bytes as latin1 strings; CLI text is UTF-8. */
 const toByteString = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
 const fromByteString = (bytes: string): string => Buffer.from(bytes, 'latin1').toString('utf8');
+
+/** The largest body SFD_MAX_BODY_BYTES allows. */
+const SIGN_BODY_MAX_BYTES = 1024 * 1024 * 1024;
 
 const SIGNATURE_HEADERS = new Set(['authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version']);
 
@@ -114,9 +118,9 @@ function readBodyOption(options: SignOptionValues, io: CliIo, problems: string[]
   }
   if (typeof file === 'string') {
     try {
-      return io.readFileBytes(file);
+      return io.readFileBytes(file, SIGN_BODY_MAX_BYTES);
     } catch (error) {
-      problems.push(`--body-file: must name a readable file (${JSON.stringify(file)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`);
+      problems.push(`--body-file: must name a readable regular file (${JSON.stringify(file)}: ${describeFileProblem(error)})`);
       return null;
     }
   }

@@ -93,3 +93,10 @@ export function proxyFor(egress: EgressProxy | null, upstream: UpstreamTarget): 
 export function describeProxy(url: URL): string {
   return `${url.protocol}//${url.host}${url.username || url.password ? ' (with credentials)' : ''}`;
 }
+
+/** The proxy's credentials as a Basic Proxy-Authorization header, as curl sends them; none without. */
+export function proxyAuthorization(proxy: URL): Record<string, string> {
+  if (!proxy.username && !proxy.password) return {};
+  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
+  return { 'Proxy-Authorization': `Basic ${Buffer.from(credentials).toString('base64')}` };
+}

@@ -1,5 +1,7 @@
 // Turns setting values (already merged from flags, environment and the dotenv file) into one
 // validated, frozen Config for `serve`. Every problem is collected and reported at once.
+import { FILE_LIMITS } from '../files/regular-file.js';
+import { caBundleProblem } from './ca-bundle.js';
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { parseInteger, parseListen, parseOneOf, parseUpstreamUrl, type ListenAddress, type UpstreamTarget } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
@@ -92,7 +94,9 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const shutdownTimeoutMs = r.read('shutdownTimeoutMs', parseInteger(0, 3_600_000), '10000');
   const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), 'info');
   const requestLog = r.read('requestLog', parseOneOf(REQUEST_LOG_MODES), 'all');
-  const upstreamCa = r.file('upstreamCaFile');
+  const upstreamCa = r.file('upstreamCaFile', FILE_LIMITS.caBundle);
+  const caProblem = upstreamCa === null ? null : caBundleProblem(upstreamCa);
+  if (caProblem) r.problems.push(`${SETTINGS.upstreamCaFile.env}: ${caProblem}`);
   const egress = readEgressProxy(r);
   const profile = r.read('profile', parseProfileName, 'default');
   const profileHeader = r.read('profileHeader', parseHeaderName) ?? null;

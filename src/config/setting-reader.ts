@@ -8,6 +8,7 @@ import {
   type AccessKey,
   type SigningOptions,
 } from '../signing/types.js';
+import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { ConfigError } from './config-error.js';
 import { parseAccessKeyId, parseOneOf, type Parsed } from './parsers.js';
 import { SETTINGS, type SettingDefinition, type SettingKey } from './settings.js';
@@ -15,8 +16,8 @@ import { SETTINGS, type SettingDefinition, type SettingKey } from './settings.js
 export type SettingValues = Readonly<Record<string, string | undefined>>;
 
 export interface FileReader {
-  /** Reads a file as UTF-8; throws when it cannot. */
-  readonly readFile: (path: string) => string;
+  /** Reads a regular file as UTF-8, at most `maxBytes` of it; throws when it cannot. */
+  readonly readFile: (path: string, maxBytes: number) => string;
 }
 
 export class SettingReader {
@@ -64,14 +65,13 @@ export class SettingReader {
   }
 
   /** Reads a file named by a setting; null when the setting is unset. */
-  file(key: SettingKey): string | null {
+  file(key: SettingKey, maxBytes: number): string | null {
     const path = this.raw(key);
     if (path === undefined) return null;
     try {
-      return this.files.readFile(path);
+      return this.files.readFile(path, maxBytes);
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? 'unreadable';
-      this.problems.push(`${SETTINGS[key].env}: must name a readable file (${JSON.stringify(path)}: ${reason})`);
+      this.problems.push(`${SETTINGS[key].env}: must name a readable regular file (${JSON.stringify(path)}: ${describeFileProblem(error)})`);
       return null;
     }
   }
@@ -101,7 +101,7 @@ export class SettingReader {
     else if (value !== undefined) secret = value;
     else if (!hasFile) this.problems.push(`${accessKeySecret.env} or ${accessKeySecretFile.env}: one is required, the access key secret`);
     else {
-      const text = this.file('accessKeySecretFile');
+      const text = this.file('accessKeySecretFile', FILE_LIMITS.secret);
       if (text !== null) {
         secret = text.replace(/\r?\n$/, '');
         if (secret === '') this.problems.push(`${accessKeySecretFile.env}: the file is empty; it must hold the access key secret`);

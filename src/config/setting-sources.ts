@@ -1,6 +1,7 @@
 // Merges the three sources of setting values: flags win over the environment, which wins over the
 // dotenv file (SFD_ENV_FILE, default ./.env when present). The only module that imports dotenv.
 import { parse as parseDotenv } from 'dotenv';
+import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { ConfigError } from './config-error.js';
 import type { SettingValues } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
@@ -9,8 +10,8 @@ export interface SettingSources {
   /** Values given as flags, keyed by environment variable name. */
   readonly flags: SettingValues;
   readonly env: SettingValues;
-  /** Reads a file as UTF-8, or returns null when it does not exist; throws on other failures. */
-  readonly readFileIfExists: (path: string) => string | null;
+  /** Reads a regular file as UTF-8, or returns null when it does not exist; throws on other failures. */
+  readonly readFileIfExists: (path: string, maxBytes: number) => string | null;
 }
 
 export function mergeSettingSources({ flags, env, readFileIfExists }: SettingSources): SettingValues {
@@ -18,9 +19,9 @@ export function mergeSettingSources({ flags, env, readFileIfExists }: SettingSou
   const path = named ?? '.env';
   let text: string | null;
   try {
-    text = readFileIfExists(path);
+    text = readFileIfExists(path, FILE_LIMITS.dotenv);
   } catch (error) {
-    throw new ConfigError([`${SETTINGS.envFile.env}: must name a readable dotenv file (${JSON.stringify(path)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`]);
+    throw new ConfigError([`${SETTINGS.envFile.env}: must name a readable dotenv file (${JSON.stringify(path)}: ${describeFileProblem(error)})`]);
   }
   if (text === null && named !== undefined) {
     throw new ConfigError([`${SETTINGS.envFile.env}: must name an existing dotenv file (${JSON.stringify(path)} does not exist)`]);

@@ -4,6 +4,7 @@ import { ConfigError } from '../config/config-error.js';
 import { proxyFor } from '../config/egress-proxy.js';
 import { loadConfig, type Config, type LoadConfigDeps, type SettingValues } from '../config/load-config.js';
 import type { UpstreamTarget } from '../config/parsers.js';
+import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { singleKeyStore, type KeyStore, type Profile } from '../keys/key-store.js';
 import { parseKeyStore } from '../keys/parse-key-store.js';
 import { currentKey, usableKeys } from '../keys/select-key.js';
@@ -22,6 +23,8 @@ export interface DoctorReport {
 }
 
 export interface DoctorDeps extends LoadConfigDeps {
+  /** Reads a regular file without blocking, at most `maxBytes` of it; throws when it cannot. */
+  readonly readFileAsync: (path: string, maxBytes: number) => Promise<string>;
   readonly now: () => number;
   readonly timeoutMs?: number;
 }
@@ -47,7 +50,7 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
   }
   checks.push(ok('configuration', 'the settings are valid'));
 
-  const store = loadStore(config, deps, checks);
+  const store = await loadStore(config, deps, checks);
   const profile = store?.profiles.get(config.profile);
   if (!store) return done();
   checks.push(...keyChecks(store, deps.now(), config.keyExpiryWarningDays));
@@ -94,18 +97,18 @@ async function checkThroughProxy(proxy: URL, upstream: UpstreamTarget, ca: strin
   }
 }
 
-function loadStore(config: Config, deps: LoadConfigDeps, checks: CheckResult[]): KeyStore | null {
+async function loadStore(config: Config, deps: DoctorDeps, checks: CheckResult[]): Promise<KeyStore | null> {
   const source = config.keySource;
   if (source.kind === 'single') return singleKeyStore(config.profile, source.key);
   if (source.kind !== 'keystore') return null;
   let text: string;
   try {
-    text = deps.readFile(source.path);
+    text = await deps.readFileAsync(source.path, FILE_LIMITS.keyStore);
   } catch (error) {
-    checks.push(fail('key store', `cannot read ${source.path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, 'check SFD_KEYSTORE_FILE and the volume mount'));
+    checks.push(fail('key store', `${source.path}: ${describeFileProblem(error)}`, 'check SFD_KEYSTORE_FILE and the volume mount'));
     return null;
   }
-  const parsed = parseKeyStore(text, source.path, deps);
+  const parsed = await parseKeyStore(text, source.path, { readFile: deps.readFileAsync });
   if (!parsed.ok) {
     checks.push(fail('key store', parsed.problems.join('; '), `run sfd-sidecar keys check ${source.path} and fix the file`));
     return null;

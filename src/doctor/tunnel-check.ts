@@ -4,7 +4,7 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { describeProxy } from '../config/egress-proxy.js';
+import { describeProxy, proxyAuthorization } from '../config/egress-proxy.js';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { trustedCertificates } from '../proxy/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
@@ -24,7 +24,6 @@ const CERTIFICATE_PROBLEM = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS/;
 export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | null, timeoutMs: number): Promise<TunnelOutcome> {
   const proxyName = describeProxy(proxy);
   const target = `${upstream.hostname.includes(':') ? `[${upstream.hostname}]` : upstream.hostname}:${upstream.port}`;
-  const credentials = proxy.username || proxy.password ? `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}` : null;
   const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
     const started = performance.now();
@@ -36,7 +35,7 @@ export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | nu
       port: proxy.port || (proxy.protocol === 'https:' ? 443 : 80),
       method: 'CONNECT',
       path: target,
-      headers: { Host: target, ...(credentials ? { 'Proxy-Authorization': `Basic ${Buffer.from(credentials).toString('base64')}` } : {}) },
+      headers: { Host: target, ...proxyAuthorization(proxy) },
       agent: false,
       timeout: timeoutMs,
       ...(proxy.protocol === 'https:' && ca ? { ca: trustedCertificates(ca) } : {}),

@@ -2,6 +2,7 @@
 // file's directory, not the file (Kubernetes swaps a `..data` symlink, and a watch on the file goes
 // silent after the first swap), debounces bursts of events, re-reads on a timer as a backstop, and
 // reloads on demand (SIGHUP). A file that does not validate whole never replaces the last good one.
+// Files are read asynchronously, one reload at a time: a reload asked for while one runs runs after it.
 // "Changed" covers the secret files the store names as well as the store's own text, and is judged by a
 // digest of everything read, so neither the text nor a secret is kept between reloads.
 import { createHash } from 'node:crypto';
@@ -9,6 +10,7 @@ import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../observability/logger.js';
 import type { KeyRing, ReloadResult } from './key-ring.js';
+import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { parseKeyStore, type KeyStoreFiles } from './parse-key-store.js';
 import { warnOfExpiringKeys, type ExpiryWarningState } from './expiry-warnings.js';
 
@@ -23,8 +25,8 @@ export interface ReloaderOptions extends KeyStoreFiles {
 }
 
 export interface KeyStoreReloader {
-  /** Reads and, when it validates, swaps in the file now. */
-  reload(reason: string): ReloadResult;
+  /** Reads and, when it validates, swaps in the file: now, or after the reload under way. */
+  reload(reason: string): Promise<ReloadResult>;
   start(): void;
   stop(): void;
 }
@@ -36,23 +38,30 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
   let debounce: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
   const warnings: ExpiryWarningState = new Map();
+  let queue: Promise<unknown> = Promise.resolve();
 
-  function reload(reason: string): ReloadResult {
+  function reload(reason: string): Promise<ReloadResult> {
+    const run = queue.then(() => reloadNow(reason));
+    queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async function reloadNow(reason: string): Promise<ReloadResult> {
     const now = options.now();
     // Every file read for this store (the store, then its secret files), each framed by path and length.
     const inputs = createHash('sha256');
-    const readFile = (file: string): string => {
-      const text = options.readFile(file);
+    const readFile = async (file: string, maxBytes: number): Promise<string> => {
+      const text = await options.readFile(file, maxBytes);
       inputs.update(`${file}\0${text.length}\0`).update(text);
       return text;
     };
     let text: string;
     try {
-      text = readFile(path);
+      text = await readFile(path, FILE_LIMITS.keyStore);
     } catch (error) {
-      return fail([`(file): cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`], reason, now);
+      return fail([`(file): ${path}: ${describeFileProblem(error)}`], reason, now);
     }
-    const parsed = parseKeyStore(text, path, { readFile });
+    const parsed = await parseKeyStore(text, path, { readFile });
     if (!parsed.ok) return fail(parsed.problems, reason, now);
     const digest = inputs.digest('hex');
     // The same files as the store in use are a recovery, not "unchanged", after a failed load (a bad
@@ -68,13 +77,15 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
 
   function fail(problems: readonly string[], reason: string, now: number): ReloadResult {
     ring.recordFailure(problems, now);
-    logger.warn('key store not loaded; keeping the last good keys', { reason, problems: problems.join('; '), keepingLastGood: ring.store() !== null });
+    const keepingLastGood = ring.store() !== null;
+    const event = keepingLastGood ? 'key store not loaded; keeping the last good keys' : 'key store not loaded; nothing to sign with until it loads';
+    logger.warn(event, { reason, problems: problems.join('; '), keepingLastGood });
     return 'failure';
   }
 
   function schedule(): void {
     clearTimeout(debounce);
-    debounce = setTimeout(() => reload('file change'), options.debounceMs);
+    debounce = setTimeout(() => void reload('file change'), options.debounceMs);
     debounce.unref();
   }
 
@@ -99,10 +110,10 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
       ensureWatch();
       interval = setInterval(() => {
         ensureWatch();
-        if (reload('timer') !== 'failure') {
+        void reload('timer').then((result) => {
           const store = ring.store();
-          if (store) warnOfExpiringKeys(store, options.now(), options.expiryWarningDays, warnings, logger);
-        }
+          if (result !== 'failure' && store) warnOfExpiringKeys(store, options.now(), options.expiryWarningDays, warnings, logger);
+        });
       }, options.intervalMs);
       interval.unref();
     },

@@ -3,7 +3,7 @@
 // sees neither the signature nor the key id. The only module that imports https-proxy-agent.
 import type { Agent, AgentOptions, ClientRequest } from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { describeProxy } from '../config/egress-proxy.js';
+import { describeProxy, proxyAuthorization } from '../config/egress-proxy.js';
 import type { AgentTrust } from './trusted-certificates.js';
 
 /** The proxy answered the CONNECT with something other than 200: no tunnel, nothing was sent upstream. */
@@ -31,7 +31,9 @@ export type TunnelAgentFactory = typeof createTunnelAgent;
  * @param trust what the upstream's certificate (and an https:// proxy's) is checked against
  */
 export function createTunnelAgent(proxy: URL, agentOptions: AgentOptions, trust: AgentTrust): Agent {
-  const agent = new HttpsProxyAgent(proxy, { ...agentOptions, ...trust });
+  // The library gets the proxy's address without its credentials, which go in a header of their own:
+  // its debug output (DEBUG=*) prints the proxy URL it was given.
+  const agent = new HttpsProxyAgent(withoutCredentials(proxy), { ...agentOptions, ...trust, headers: proxyAuthorization(proxy) });
   // https-proxy-agent keeps its own `options`, which Node merges into every request's: say there that
   // the endpoint is TLS (otherwise agent-base looks for "https" in a stack trace on every request),
   // what the upstream's certificate is checked against, and the idle timeout Node applies to free
@@ -43,4 +45,11 @@ export function createTunnelAgent(proxy: URL, agentOptions: AgentOptions, trust:
     if (answer.statusCode !== 200) request.destroy(new TunnelRefusedError(answer.statusCode, answer.statusText, proxy));
   });
   return agent;
+}
+
+function withoutCredentials(proxy: URL): URL {
+  const bare = new URL(proxy.href);
+  bare.username = '';
+  bare.password = '';
+  return bare;
 }

@@ -48,7 +48,7 @@ test('a secret given twice, and a secret file that cannot be read, are named wit
   t.false(both.stderr.includes(TEST_SECRET));
   const missing = await runCli(['serve'], { env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET_FILE: '/nope/secret' } });
   t.is(missing.code, 2);
-  t.true(missing.stderr.includes('SFD_ACCESS_KEY_SECRET_FILE: must name a readable file ("/nope/secret": ENOENT)'));
+  t.true(missing.stderr.includes('SFD_ACCESS_KEY_SECRET_FILE: must name a readable regular file ("/nope/secret": does not exist (ENOENT))'));
 });
 
 test('in production, nothing configured is an error rather than the demo', async (t) => {

@@ -34,7 +34,7 @@ test('keys check: an invalid store exits 1 listing every problem, without the se
   t.false(run.stderr.includes(SECRET));
   const missing = await runCli(['keys', 'check', '/nope/keystore.json']);
   t.is(missing.code, 1);
-  t.true(missing.stderr.includes('cannot read (ENOENT)'));
+  t.true(missing.stderr.includes('(file): does not exist (ENOENT)'));
 });
 
 test('keys list: profiles, key ids, windows, the current key and days to expiry, never a secret', async (t) => {

@@ -48,13 +48,16 @@ export interface LongRunning {
   readonly exited: Promise<number | null>;
 }
 
-/** Starts a long-running command and resolves once stderr or stdout matches `ready`. */
-export function startCli(args: readonly string[], ready: RegExp, options: CliRunOptions = {}): Promise<LongRunning> {
+/**
+ * Starts a long-running command and resolves once stderr or stdout matches `ready`, or at once when
+ * `ready` is null (a command that may print nothing, such as `serve` at log level warn).
+ */
+export function startCli(args: readonly string[], ready: RegExp | null, options: CliRunOptions = {}): Promise<LongRunning> {
   return startProcess(process.execPath, [MAIN, ...args], ready, options);
 }
 
 /** Starts any long-running program with a clean environment; resolves once its output matches `ready`. */
-export function startProcess(command: string, args: readonly string[], ready: RegExp, options: CliRunOptions = {}): Promise<LongRunning> {
+export function startProcess(command: string, args: readonly string[], ready: RegExp | null, options: CliRunOptions = {}): Promise<LongRunning> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -62,8 +65,9 @@ export function startProcess(command: string, args: readonly string[], ready: Re
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
     const handle: LongRunning = { child, stderr: () => err, stdout: () => out, exited };
     const check = (): void => {
-      if (ready.test(err) || ready.test(out)) resolve(handle);
+      if (ready === null || ready.test(err) || ready.test(out)) resolve(handle);
     };
+    check();
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       check();

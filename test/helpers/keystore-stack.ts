@@ -1,5 +1,5 @@
 // A sidecar whose keys come from a key store file watched by the real reloader, for rotation tests.
-import { readFileSync } from 'node:fs';
+import { readRegularFile } from '../../src/files/regular-file.js';
 import type { ExecutionContext } from 'ava';
 import { createKeyRing, type KeyRing } from '../../src/keys/key-ring.js';
 import { createKeyStoreReloader, type KeyStoreReloader } from '../../src/keys/key-store-reloader.js';
@@ -28,12 +28,12 @@ export async function startKeyStoreSidecar(
     ring,
     logger: started.logs.logger,
     now,
-    readFile: (path) => readFileSync(path, 'utf8'),
+    readFile: readRegularFile,
     debounceMs: 50,
     intervalMs: intervalMs ?? 600_000,
     expiryWarningDays: 7,
   });
-  reloader.reload('start');
+  await reloader.reload('start');
   reloader.start();
   t.teardown(() => reloader.stop());
   return { proxyUrl: started.proxyUrl, adminUrl: started.adminUrl, ring, reloader, logs: started.logs };

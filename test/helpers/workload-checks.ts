@@ -3,6 +3,7 @@
 // context, an environment the sidecar itself accepts, the image's own command (its Node flags), a
 // memory limit that leaves room for the image's heap cap, and an application that starts only once the
 // sidecar can sign and whose last calls the sidecar still serves (native or classic).
+import { rootCertificates } from 'node:tls';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
@@ -94,10 +95,10 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
   // The environment as rendered must be one the sidecar accepts (values from Secrets are stand-ins).
   const values = { ...env };
   for (const e of sidecar.env ?? []) if (e.valueFrom !== undefined) values[e.name] = 'stand-in-secret-value-0123456789';
-  t.notThrows(() => loadConfig(values, { production: true, readFile: () => '-----BEGIN CERTIFICATE-----\n' }), 'the sidecar accepts the rendered environment');
+  t.notThrows(() => loadConfig(values, { production: true, readFile: () => rootCertificates[0]! }), 'the sidecar accepts the rendered environment');
   // A classic sidecar gets SIGTERM with the application, whose last calls come after it: it serves on
   // for a while. A native one is stopped after the application and drains at once.
-  const { shutdownDelayMs, shutdownTimeoutMs } = loadConfig(values, { production: true, readFile: () => '-----BEGIN CERTIFICATE-----\n' });
+  const { shutdownDelayMs, shutdownTimeoutMs } = loadConfig(values, { production: true, readFile: () => rootCertificates[0]! });
   if (expectedMode === 'classic') t.true(shutdownDelayMs > 0, 'classic: the sidecar serves on after SIGTERM');
   else t.is(shutdownDelayMs, 0, 'native: the drain starts at SIGTERM');
   t.true((pod.terminationGracePeriodSeconds ?? 30) * 1000 >= shutdownDelayMs + shutdownTimeoutMs, "the pod's grace period covers the delay and the drain");

@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { runDoctor, type DoctorReport } from '../../src/doctor/run-doctor.js';
+import { readRegularFile } from '../../src/files/regular-file.js';
 import { checkTcp } from '../../src/doctor/network-checks.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
@@ -16,7 +17,7 @@ import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { selfSignedCertificate, startSelfSignedServer, startTlsFront } from '../helpers/tls-server.js';
 
-const deps = { readFile: (path: string) => readFileSync(path, 'utf8'), production: false, now: Date.now, timeoutMs: 2000 };
+const deps = { readFile: (path: string) => readFileSync(path, 'utf8'), readFileAsync: readRegularFile, production: false, now: Date.now, timeoutMs: 2000 };
 
 async function emulatorWith(t: ExecutionContext, form: AcceptedForm, now = Date.now) {
   const emulator = await startEmulator({

@@ -7,8 +7,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { keystoreJsonSchema } from '../../../src/keys/keystore-schema.js';
 import { parseKeyStore } from '../../../src/keys/parse-key-store.js';
+import { readRegularFile } from '../../../src/files/regular-file.js';
 
-const files = { readFile: (path: string) => readFileSync(path, 'utf8') };
+const files = { readFile: readRegularFile };
 const SECRET = 'keystore-secret-never-quoted-91b2';
 
 const valid = {
@@ -31,9 +32,9 @@ function storeDir(): string {
   return dir;
 }
 
-test('a valid JSON store loads with windows, secret files relative to it, and per-profile settings', (t) => {
+test('a valid JSON store loads with windows, secret files relative to it, and per-profile settings', async (t) => {
   const dir = storeDir();
-  const parsed = parseKeyStore(JSON.stringify(valid), join(dir, 'keystore.json'), files);
+  const parsed = await parseKeyStore(JSON.stringify(valid), join(dir, 'keystore.json'), files);
   if (!parsed.ok) return t.fail(parsed.problems.join('\n'));
   const billing = parsed.store.profiles.get('billing')!;
   t.is(billing.keys.length, 2);
@@ -45,15 +46,15 @@ test('a valid JSON store loads with windows, secret files relative to it, and pe
   t.is(parsed.store.profiles.get('reports')!.upstream, null);
 });
 
-test('the same store as YAML loads alike', (t) => {
+test('the same store as YAML loads alike', async (t) => {
   const dir = storeDir();
   const yaml = `profiles:\n  reports:\n    keys:\n      - accessKeyId: AKREP\n        secret: "${SECRET}"\n        notAfter: 2027-01-01T00:00:00Z\n`;
-  const parsed = parseKeyStore(yaml, join(dir, 'keystore.yaml'), files);
+  const parsed = await parseKeyStore(yaml, join(dir, 'keystore.yaml'), files);
   t.true(parsed.ok);
   if (parsed.ok) t.is(parsed.store.profiles.get('reports')!.keys[0]!.notAfter, Date.parse('2027-01-01T00:00:00Z'));
 });
 
-test('every problem is listed with its place in the file, and no secret is quoted', (t) => {
+test('every problem is listed with its place in the file, and no secret is quoted', async (t) => {
   const dir = storeDir();
   const broken = {
     profiles: {
@@ -71,7 +72,7 @@ test('every problem is listed with its place in the file, and no secret is quote
       typo: { keys: [{ accessKeyId: 'AK5', secrett: SECRET }] },
     },
   };
-  const parsed = parseKeyStore(JSON.stringify(broken), join(dir, 'keystore.json'), files);
+  const parsed = await parseKeyStore(JSON.stringify(broken), join(dir, 'keystore.json'), files);
   if (parsed.ok) return t.fail('accepted a broken store');
   const text = parsed.problems.join('\n');
   for (const fragment of ['profiles.billing.keys[0].accessKeyId', 'profiles.billing.keys[4].notBefore', 'profiles.empty.keys', 'profiles.typo.keys[0]']) {
@@ -80,7 +81,7 @@ test('every problem is listed with its place in the file, and no secret is quote
   t.false(text.includes(SECRET));
 });
 
-test('semantic problems are all listed once the shape is right', (t) => {
+test('semantic problems are all listed once the shape is right', async (t) => {
   const dir = storeDir();
   const broken = {
     profiles: {
@@ -96,12 +97,12 @@ test('semantic problems are all listed once the shape is right', (t) => {
       },
     },
   };
-  const parsed = parseKeyStore(JSON.stringify(broken), join(dir, 'keystore.json'), files);
+  const parsed = await parseKeyStore(JSON.stringify(broken), join(dir, 'keystore.json'), files);
   if (parsed.ok) return t.fail('accepted a broken store');
   t.deepEqual(parsed.problems, [
     'profiles.billing.upstreamUrl: must be an http:// or https:// base URL like https://host[:port][/prefix], without user, query or fragment',
     'profiles.billing.keys[0]: give exactly one of secret and secretFile',
-    'profiles.billing.keys[1].secretFile: cannot read missing.secret (ENOENT)',
+    'profiles.billing.keys[1].secretFile: missing.secret: does not exist (ENOENT)',
     'profiles.billing.keys[2]: notBefore must be earlier than notAfter',
     'profiles.billing.keys[3].accessKeyId: AKFOUR appears twice in this profile',
     'profiles.billing.keys[4]: give exactly one of secret and secretFile',
@@ -109,19 +110,19 @@ test('semantic problems are all listed once the shape is right', (t) => {
   t.false(parsed.problems.join('\n').includes(SECRET));
 });
 
-test('a half-written file is refused with a position and without quoting it', (t) => {
+test('a half-written file is refused with a position and without quoting it', async (t) => {
   const full = JSON.stringify(valid);
   const half = full.slice(0, full.indexOf(SECRET) + 10);
-  const parsed = parseKeyStore(half, '/x/keystore.json', files);
+  const parsed = await parseKeyStore(half, '/x/keystore.json', files);
   if (parsed.ok) return t.fail('accepted half a file');
   t.regex(parsed.problems[0]!, /^\(file\): not valid JSON/);
   t.false(parsed.problems.join('\n').includes(SECRET.slice(0, 10)));
-  const yaml = parseKeyStore(`profiles:\n  a:\n    keys: [ {accessKeyId: X, secret: "${SECRET}`, '/x/keystore.yaml', files);
+  const yaml = await parseKeyStore(`profiles:\n  a:\n    keys: [ {accessKeyId: X, secret: "${SECRET}`, '/x/keystore.yaml', files);
   if (yaml.ok) return t.fail('accepted half a YAML file');
-  t.regex(yaml.problems[0]!, /^\(file\): not valid YAML at line \d+, column \d+$/);
+  t.regex(yaml.problems[0]!, /^\(file\): not valid YAML at line \d+, column \d+: [a-z]/);
 });
 
-test('the published JSON Schema is the generated one and accepts and refuses like the sidecar', (t) => {
+test('the published JSON Schema is the generated one and accepts and refuses like the sidecar', async (t) => {
   const published = JSON.parse(readFileSync(new URL('../../../../schema/keystore.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
   t.deepEqual(published, keystoreJsonSchema());
   // With the formats checked, as the schema declares them (date-time for notBefore and notAfter).
@@ -132,5 +133,5 @@ test('the published JSON Schema is the generated one and accepts and refuses lik
   t.false(validate({ profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', notAfter: 'soon' }] } } }));
   const badMonth = { profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', notAfter: '2026-13-01T00:00:00Z' }] } } };
   t.false(validate(badMonth), 'the schema refuses month 13');
-  t.false(parseKeyStore(JSON.stringify(badMonth), '/x/keystore.json', files).ok, 'and so does the sidecar');
+  t.false((await parseKeyStore(JSON.stringify(badMonth), '/x/keystore.json', files)).ok, 'and so does the sidecar');
 });
