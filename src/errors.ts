@@ -42,6 +42,11 @@ export const SIDECAR_ERRORS = {
   NotificationInvalid: { code: 'Sidecar.NotificationInvalid', status: 400, message: 'The notification does not follow the specification; see problems.' },
   Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },
   UpstreamUnreachable: { code: 'Sidecar.UpstreamUnreachable', status: 502, message: 'The upstream could not be reached.' },
+  UpstreamClosed: {
+    code: 'Sidecar.UpstreamClosed',
+    status: 502,
+    message: 'The upstream closed the connection without answering; the request may have reached it, so it was not sent again.',
+  },
   NotificationNotKept: {
     code: 'Sidecar.NotificationNotKept',
     status: 503,

@@ -14,6 +14,7 @@ import type { HeaderLines } from './outgoing-headers.js';
 import type { TunnelAgentFactory } from './tunnel-agent.js';
 import { agentTrust } from './trusted-certificates.js';
 import { onUnaskedUpgrade } from './unasked-upgrade.js';
+import { trackUpstreamReach } from './upstream-reach.js';
 import { upstreamAgentOptions } from './upstream-agent-options.js';
 
 export interface ForwarderOptions {
@@ -42,8 +43,11 @@ export interface OutgoingRequest {
 export interface ForwardHandlers {
   /** The upstream answered: status and headers are in `response`; the caller writes them. */
   onResponse(response: IncomingMessage): void;
-  /** The request failed before any response: a catalog error for the caller. */
-  onError(error: SidecarError): void;
+  /**
+   * The request failed before any response: a catalog error for the caller.
+   * @param reachedUpstream a byte of the request may have reached the upstream (never send it again)
+   */
+  onError(error: SidecarError, reachedUpstream: boolean): void;
 }
 
 export interface Forwarder {
@@ -78,11 +82,12 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
   function forward(incoming: IncomingMessage, outgoing: ServerResponse, request: OutgoingRequest, handlers: ForwardHandlers): void {
     let settled = false;
     let headersTimer: NodeJS.Timeout | undefined;
+    let reachedUpstream = (): boolean => false;
     const fail = (error: SidecarError): void => {
       clearTimeout(headersTimer);
       if (settled) return;
       settled = true;
-      handlers.onError(error);
+      handlers.onError(error, reachedUpstream());
     };
     // http-proxy copies `incoming.headers` into the upstream request: give it exactly what we send.
     incoming.headers = headersForHttpProxy(request.headers);
@@ -90,6 +95,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     const bodySource = {
       pipe(proxyReq: ClientRequest): void {
         proxyReq.path = request.path;
+        reachedUpstream = trackUpstreamReach(proxyReq);
         headersTimer = setTimeout(() => {
           // Failed here, not through the request's error event, which a request already closed never emits.
           fail(new SidecarError('UpstreamTimeout'));
@@ -112,7 +118,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
       },
     };
     proxy.web(incoming, outgoing, { buffer: bodySource as unknown as httpProxy.ServerOptions['buffer'] }, (error: Error) => {
-      fail(error instanceof SidecarError ? error : new SidecarError('UpstreamUnreachable', { cause: error }));
+      if (error instanceof SidecarError) return fail(error);
+      const closed = reachedUpstream() && CLOSED_WITHOUT_ANSWER.has((error as NodeJS.ErrnoException).code ?? '');
+      fail(new SidecarError(closed ? 'UpstreamClosed' : 'UpstreamUnreachable', { cause: error }));
     });
   }
 
@@ -125,6 +133,9 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
     connections: () => ({ active: countEntries(agent.sockets), idle: countEntries(agent.freeSockets), waiting: countEntries(agent.requests) }),
   };
 }
+
+/** The connection ended under a request that was sent: the gateway may have read it, it did not answer. */
+const CLOSED_WITHOUT_ANSWER = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /** Takes one of http-proxy's request passes out (its `before`/`after` find passes by function name too). */
 function withoutWebPass(proxy: httpProxy, name: string): void {

@@ -205,12 +205,12 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
               attempt(alternate, true);
             }).catch(onRunError);
           },
-          onError(error) {
+          onError(error, reachedUpstream) {
             if (outgoing.destroyed) return;
             const code = (error.cause as NodeJS.ErrnoException | undefined)?.code;
-            const delayMs = retryDelayMs(code, method, connectRetry);
+            const delayMs = retryDelayMs({ code, reachedUpstream }, method, connectRetry);
             if (delayMs !== null) {
-              // Failed before any byte of a response: send again after the backoff, freshly signed.
+              // No byte of it reached the gateway: send again after the backoff, freshly signed.
               logger.info('retrying after a connection failure', { attempt: connectRetry + 1, errorCode: code, delayMs: Math.round(delayMs) });
               setTimeout(() => {
                 if (!outgoing.destroyed) attempt(signingKey, isRetry, connectRetry + 1);

@@ -1,11 +1,12 @@
 // Faults from upstream: each gives the right Sidecar.* error or passes through, never crashes, never
-// answers twice, and leaves no socket behind. Idempotent requests that failed before any response are
-// retried (re-signed); POST is not.
+// answers twice, and leaves no socket behind. A request is sent again (re-signed) only when no byte of
+// it can have reached the gateway, and only for the listed methods.
 import http from 'node:http';
+import net from 'node:net';
 import test from 'ava';
 import { rawExchange, rawExchangeEnding, send, statusOf } from '../helpers/http.js';
 import { eventually } from '../helpers/keystore-stack.js';
-import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
+import { okResponse, onRequestHead, REFUSING_ADDRESS, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { startSelfSignedServer } from '../helpers/tls-server.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
@@ -31,25 +32,53 @@ test('tls-untrusted-certificate and tls-wrong-name give 502; a trusted CA file a
   t.is((await send(`${trusted.proxyUrl}/x`)).status, 200);
 });
 
-test('reset-before-headers: GET is retried, re-signed, then answered 502; POST is not retried', async (t) => {
-  const upstream = await startFaultyUpstream(t, (socket) => onRequestHead(socket, () => socket.resetAndDestroy()));
-  const { proxyUrl, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
-  t.is((await send(`${proxyUrl}/v1.1/customer`)).status, 502);
-  t.is(upstream.connections(), 3, 'one try and two retries');
-  t.is(logs.lines().filter((l) => l.event === 'retrying after a connection failure').length, 2);
-  const before = upstream.connections();
-  t.is((await send(`${proxyUrl}/cdn/v1.0/services/1/rateLimit`, { method: 'POST', body: '{"timeWindow":1,"requestLimit":1}' })).status, 502);
-  t.is(upstream.connections() - before, 1, 'POST is sent once');
+test('an upstream that reads the whole request and closes without answering gets exactly one copy, GET and listed POST alike', async (t) => {
+  const copies: string[] = [];
+  const upstream = await startFaultyUpstream(t, (socket) => onRequestHead(socket, () => {
+    copies.push('request');
+    socket.destroy();
+  }));
+  const { proxyUrl, logs } = await startTestSidecar(t, {
+    defaultUpstream: toUpstream(upstream.url),
+    limits: { ...DEFAULT_LIMITS, retryMethods: ['GET', 'HEAD', 'POST'] },
+  });
+  for (const [method, body] of [['GET', undefined], ['POST', '{"timeWindow":1,"requestLimit":1}']] as const) {
+    copies.length = 0;
+    const answer = await send(`${proxyUrl}/cdn/v1.0/services/1/rateLimit`, { method, ...(body ? { body } : {}) });
+    t.is(answer.status, 502, method);
+    t.is(answer.json().code, 'Sidecar.UpstreamClosed', method);
+    t.truthy(answer.headers['x-sfd-trace-id']);
+    t.is(copies.length, 1, `${method} reached the gateway once`);
+  }
+  t.is(logs.lines().filter((l) => l.event === 'retrying after a connection failure').length, 0);
 });
 
-test('a GET that meets a reset connection succeeds on the retry', async (t) => {
-  const upstream = await startFaultyUpstream(t, (socket, index) =>
-    onRequestHead(socket, () => (index === 0 ? socket.resetAndDestroy() : socket.end(okResponse()))),
-  );
-  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+test('a reset before the request can be written (during the TLS handshake) is retried, re-signed, and succeeds', async (t) => {
+  const server = await startSelfSignedServer(t, 'localhost');
+  // Connection 0 is reset before the handshake; the others are passed to the TLS server.
+  const front = await startFaultyUpstream(t, (socket, index) => {
+    if (index === 0) return void socket.resetAndDestroy();
+    const backend = net.connect(server.port, '127.0.0.1');
+    socket.pipe(backend).pipe(socket);
+    backend.on('error', () => socket.destroy());
+  });
+  const { readFileSync } = await import('node:fs');
+  const { proxyUrl, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(`https://localhost:${front.port}`), upstreamCa: readFileSync(server.certFile, 'utf8') });
   const answer = await send(`${proxyUrl}/v1.1/customer`);
   t.is(answer.status, 200);
-  t.deepEqual(answer.json(), { ok: true });
+  t.is(front.connections(), 2, 'one reset, one retry');
+  t.like(logs.lines().find((l) => l.event === 'retrying after a connection failure'), { attempt: 1, errorCode: 'ECONNRESET' });
+});
+
+test('a refused connection is retried for GET and HEAD, never for POST unless listed', async (t) => {
+  const { proxyUrl, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(`http://${REFUSING_ADDRESS.host}:${REFUSING_ADDRESS.port}`) });
+  const retries = (): number => logs.lines().filter((l) => l.event === 'retrying after a connection failure').length;
+  const get = await send(`${proxyUrl}/v1.1/customer`);
+  t.is(get.status, 502);
+  t.is(get.json().code, 'Sidecar.UpstreamUnreachable');
+  t.is(retries(), 2, 'two retries of the GET');
+  t.is((await send(`${proxyUrl}/cdn/v1.0/services/1/rateLimit`, { method: 'POST', body: '{}' })).status, 502);
+  t.is(retries(), 2, 'the POST is not retried');
 });
 
 test('reset-mid-body: the caller connection is cut, not answered twice', async (t) => {
