@@ -63,6 +63,12 @@ export const SIDECAR_ERRORS = {
     status: 503,
     message: 'The request bodies being handled fill the memory the sidecar keeps for them (SFD_MAX_BUFFERED_BODY_BYTES); try again.',
   },
+  ConnectionsFull: {
+    code: 'Sidecar.ConnectionsFull',
+    status: 503,
+    message:
+      'Every connection this listener allows is carrying a request (SFD_MAX_CONNECTIONS; admin: SFD_ADMIN_MAX_CONNECTIONS; relay: SFD_NOTIFY_MAX_CONNECTIONS); try again.',
+  },
   NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key for this profile.' },
   UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
 } as const satisfies Record<string, SidecarErrorSpec>;

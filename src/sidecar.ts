@@ -12,6 +12,7 @@ import { createProfileResolver, resolveProfileByName } from './keys/profile-reso
 import { currentKey } from './keys/select-key.js';
 import type { Logger, LogValue } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
+import { observeConnections } from './observability/connection-observer.js';
 import { createProxyObserver } from './observability/proxy-observer.js';
 import { createProxyApp, SIGNING_LISTENER_METHODS } from './proxy/create-proxy-app.js';
 import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
@@ -86,6 +87,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     signing: options.signing,
   };
   const observer = createProxyObserver(options.metrics, options.now);
+  const observed = { metrics: options.metrics, logger: options.logger, now: options.now };
   const bodyBudget = createBodyBudget(limits.maxBufferedBodyBytes);
   options.metrics.observeBufferedBodyBytes(() => bodyBudget.inUse());
   const handler = createProxyHandler({
@@ -113,6 +115,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code), allow: SIGNING_LISTENER_METHODS }),
     serverOptions: callerLimitOptions(limits),
     continueOnRead: true,
+    connections: observeConnections({ ...observed, listener: 'signing', setting: 'SFD_MAX_CONNECTIONS', maxConnections: limits.maxConnections }),
   });
   let proxyBound = false;
   let shuttingDown = false;
@@ -142,6 +145,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
       serverOptions: callerLimitOptions(limits),
       // It reads no body: a request that waits for 100 Continue gets its 404 or 405 without sending one.
       continueOnRead: true,
+      connections: observeConnections({ ...observed, listener: 'admin', setting: 'SFD_ADMIN_MAX_CONNECTIONS', maxConnections: limits.adminMaxConnections }),
     },
   );
 

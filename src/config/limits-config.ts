@@ -9,6 +9,10 @@ export interface Limits {
   readonly upstreamRetries: number;
   readonly retryMethods: readonly string[];
   readonly maxInflight: number;
+  /** Connections the signing listener holds (connection-limit.ts). */
+  readonly maxConnections: number;
+  /** Connections the admin listener holds. */
+  readonly adminMaxConnections: number;
   /** Request-body bytes the signing listener holds at once (body-budget.ts). */
   readonly maxBufferedBodyBytes: number;
   readonly maxHeaderBytes: number;
@@ -22,6 +26,8 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   upstreamRetries: 2,
   retryMethods: Object.freeze(['GET', 'HEAD']),
   maxInflight: 1024,
+  maxConnections: 2048,
+  adminMaxConnections: 128,
   maxBufferedBodyBytes: 16 * 1024 * 1024,
   maxHeaderBytes: 16384,
   clientHeadersTimeoutMs: 10_000,
@@ -41,6 +47,8 @@ export function readLimits(r: SettingReader, maxBodyBytes: number): Limits {
     upstreamRetries: r.read('upstreamRetries', parseInteger(0, 10), '2') ?? DEFAULT_LIMITS.upstreamRetries,
     retryMethods: Object.freeze(r.read('retryMethods', parseMethods, 'GET,HEAD') ?? [...DEFAULT_LIMITS.retryMethods]),
     maxInflight: r.read('maxInflight', parseInteger(1, 1_000_000), '1024') ?? DEFAULT_LIMITS.maxInflight,
+    maxConnections: r.read('maxConnections', parseInteger(1, 1_000_000), '2048') ?? DEFAULT_LIMITS.maxConnections,
+    adminMaxConnections: r.read('adminMaxConnections', parseInteger(1, 1_000_000), '128') ?? DEFAULT_LIMITS.adminMaxConnections,
     maxBufferedBodyBytes: r.read('maxBufferedBodyBytes', parseInteger(1, 64 * 1024 ** 3)) ?? Math.max(DEFAULT_LIMITS.maxBufferedBodyBytes, maxBodyBytes),
     maxHeaderBytes: r.read('maxHeaderBytes', parseInteger(1024, 1024 * 1024), '16384') ?? DEFAULT_LIMITS.maxHeaderBytes,
     clientHeadersTimeoutMs: r.read('clientHeadersTimeoutMs', parseInteger(100, 600_000), '10000') ?? DEFAULT_LIMITS.clientHeadersTimeoutMs,

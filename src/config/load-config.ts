@@ -40,6 +40,8 @@ export interface NotifyConfig {
   readonly maxBodyBytes: number;
   /** SFD_NOTIFY_MAX_INFLIGHT: notifications handled at once. */
   readonly maxInflight: number;
+  /** SFD_NOTIFY_MAX_CONNECTIONS: connections the relay holds. */
+  readonly maxConnections: number;
   readonly timeoutMs: number;
   readonly deadLetterDir: string | null;
   /** SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: the dead-letter file's cap. */

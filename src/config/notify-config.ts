@@ -13,6 +13,9 @@ import { SETTINGS } from './settings.js';
  */
 export const DEFAULT_NOTIFY_MAX_INFLIGHT = 64;
 
+/** Connections the relay holds: a few per sender, with room for a proxy or load balancer in front. */
+export const DEFAULT_NOTIFY_MAX_CONNECTIONS = 256;
+
 /** 64 MiB: tens of thousands of invalid events, each kept whole. */
 export const DEFAULT_DEAD_LETTER_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -61,12 +64,26 @@ export function readNotifyConfig(r: SettingReader): NotifyConfig | null {
   const requireHeader = r.read('notifyRequireHeader', parseOneOf(['true', 'false'] as const), 'true');
   const maxBodyBytes = r.read('notifyMaxBodyBytes', parseInteger(1, 16 * 1024 * 1024), '65536');
   const maxInflight = r.read('notifyMaxInflight', parseInteger(1, 100_000), String(DEFAULT_NOTIFY_MAX_INFLIGHT));
+  const maxConnections = r.read('notifyMaxConnections', parseInteger(1, 1_000_000), String(DEFAULT_NOTIFY_MAX_CONNECTIONS));
   const timeoutMs = r.read('notifyTimeoutMs', parseInteger(1, 600_000), '10000');
   const forwardUrl = r.read('notifyForwardUrl', parseForwardUrl);
   const deadLetterDir = r.raw('notifyDeadLetterDir')?.trim() ?? null;
   const deadLetterMaxBytes = r.read('notifyDeadLetterMaxBytes', parseInteger(1024, 2 ** 40), String(DEFAULT_DEAD_LETTER_MAX_BYTES));
   if (r.raw('notifyListen') === undefined) return null;
   if (r.raw('notifyForwardUrl') === undefined) r.problems.push(`${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application takes notifications`);
-  if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !maxInflight || !timeoutMs || !deadLetterMaxBytes) return null;
-  return Object.freeze({ listen, path, forwardUrl, token, allowedCidrs, requireHeader: requireHeader === 'true', maxBodyBytes, maxInflight, timeoutMs, deadLetterDir, deadLetterMaxBytes });
+  if (!listen || !path || !forwardUrl || !requireHeader || !maxBodyBytes || !maxInflight || !maxConnections || !timeoutMs || !deadLetterMaxBytes) return null;
+  return Object.freeze({
+    listen,
+    path,
+    forwardUrl,
+    token,
+    allowedCidrs,
+    requireHeader: requireHeader === 'true',
+    maxBodyBytes,
+    maxInflight,
+    maxConnections,
+    timeoutMs,
+    deadLetterDir,
+    deadLetterMaxBytes,
+  });
 }

@@ -11,6 +11,7 @@ import { SETTINGS } from '../config/settings.js';
 import { SIDECAR_ERRORS, errorBody } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
+import { observeConnections } from '../observability/connection-observer.js';
 import { createNotifyObserver } from '../observability/notify-observer.js';
 import { JSON_CONTENT_TYPE } from '../proxy/send-error.js';
 import { callerLimitOptions, type CallerLimits } from '../server/caller-limits.js';
@@ -65,6 +66,14 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications', allow: RELAY_METHODS }),
     serverOptions: callerLimitOptions(deps.callerLimits ?? DEFAULT_LIMITS),
     continueOnRead: true,
+    connections: observeConnections({
+      metrics: deps.metrics,
+      logger: deps.logger,
+      now: deps.now,
+      listener: 'notifications',
+      setting: 'SFD_NOTIFY_MAX_CONNECTIONS',
+      maxConnections: config.maxConnections,
+    }),
   });
   const address = await listen(server, config.listen, 'SFD_NOTIFY_LISTEN');
   deps.logger.info('notification relay listening', { address: formatAddress(address), path: config.path, forwardTo: config.forwardUrl.origin });

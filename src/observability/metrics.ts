@@ -27,6 +27,13 @@ export const METRIC_DEFINITIONS = [
   { name: 'sfd_notification_delivery_duration_seconds', type: 'histogram', labels: [], help: 'Time the application took to accept a notification.' },
   { name: 'sfd_notification_dead_letters_total', type: 'counter', labels: ['result'], help: 'Invalid notifications appended to the dead-letter file (kept), or answered 503 because it could not take them (not_kept).' },
   { name: 'sfd_log_lines_dropped_total', type: 'counter', labels: [], help: 'Log lines dropped because stdout (the log collector) did not take them and 16 MiB were waiting.' },
+  { name: 'sfd_connections_open', type: 'gauge', labels: ['listener'], help: 'Connections each listener holds now (signing, admin, notifications), at most its SFD_*MAX_CONNECTIONS.' },
+  {
+    name: 'sfd_connections_shed_total',
+    type: 'counter',
+    labels: ['listener', 'reason'],
+    help: 'Connections closed to stay within the bound: idle (kept alive, longest idle first), unused (sent nothing for a second) or refused (none could go).',
+  },
 ] as const;
 
 type Definition = (typeof METRIC_DEFINITIONS)[number];
@@ -76,6 +83,8 @@ export interface Metrics {
   observeUpstreamConnections(read: () => UpstreamConnectionCounts): void;
   /** Connects the dropped log lines counter to the log writer's count, read at scrape time. */
   observeLogDrops(read: () => number): void;
+  /** Connects a listener's open connections gauge to its count, read at scrape time. */
+  observeConnections(listener: string, read: () => number): void;
 }
 
 export function createMetrics(): Metrics {
@@ -94,6 +103,7 @@ export function createMetrics(): Metrics {
   let readBufferedBodyBytes: () => number = () => 0;
   let readUpstream: () => UpstreamConnectionCounts = () => ({ active: 0, idle: 0, waiting: 0 });
   let readLogDrops: () => number = () => 0;
+  const readConnections = new Map<string, () => number>();
   const counterCollectors: Partial<Record<NameOf<'counter'>, (counter: Counter) => void>> = {
     sfd_log_lines_dropped_total: (c) => {
       c.reset();
@@ -122,6 +132,9 @@ export function createMetrics(): Metrics {
       g.set({ state: 'idle' }, idle);
     },
     sfd_upstream_waiting_requests: (g) => g.set(readUpstream().waiting),
+    sfd_connections_open: (g) => {
+      for (const [listener, read] of readConnections) g.set({ listener }, read());
+    },
   };
   // Registered first, as they are listed first in METRIC_DEFINITIONS.
   const perRequest: PerRequestMetrics = {
@@ -162,6 +175,9 @@ export function createMetrics(): Metrics {
     },
     observeLogDrops: (read) => {
       readLogDrops = read;
+    },
+    observeConnections: (listener, read) => {
+      readConnections.set(listener, read);
     },
   };
 }

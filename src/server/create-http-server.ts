@@ -2,11 +2,15 @@
 // a URL (a broken Host, an absolute-form target it rejects) are answered with a catalog error rather
 // than the adapter's plain-text 400.
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { trackAnswers } from './drain-answers.js';
 import { deferContinue } from './expect-continue.js';
-import { answerParserRefusals, lacksRequiredHost, refuseRequest, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
+import { errorBody, SIDECAR_ERRORS } from '../errors.js';
+import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import { limitConnections, type ListenerConnections } from './connection-limit.js';
+import { answerParserRefusals, lacksRequiredHost, refuseRequest, writeRaw, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
 
 export interface FetchApp {
   fetch: (request: Request, env: never) => Response | Promise<Response>;
@@ -33,6 +37,8 @@ export interface HttpServerOptions {
    * Off for an app that reads bodies through hono's Request (the emulator): nothing would send the 100.
    */
   readonly continueOnRead?: boolean;
+  /** Bounds the connections the server holds; unbounded when omitted (the emulator). */
+  readonly connections?: ListenerConnections;
 }
 
 export function createHttpServer(app: FetchApp, options: HttpServerOptions): http.Server {
@@ -55,6 +61,12 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
     void listener(incoming, outgoing);
   });
   trackAnswers(server);
+  if (options.connections) {
+    const full = SIDECAR_ERRORS.ConnectionsFull;
+    const refuse = (socket: Socket): void =>
+      writeRaw(socket, { status: full.status, body: errorBody(full), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': newTraceId() } });
+    limitConnections(server, { ...options.connections, refuse, now: () => performance.now() });
+  }
   if (options.continueOnRead) deferContinue(server);
   if (onParserRefusal) answerParserRefusals(server, onParserRefusal);
   // Without an answer of its own (the emulator), a CONNECT gets a bare 405 rather than a silent close.

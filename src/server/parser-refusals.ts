@@ -89,7 +89,8 @@ function closingHeaders({ headers, body }: RefusalAnswer): Record<string, string
   return { ...headers, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
 }
 
-function writeRaw(socket: Socket, refusal: RefusalAnswer): void {
+/** Writes an answer straight to a connection no request object stands for, and closes it. */
+export function writeRaw(socket: Socket, refusal: RefusalAnswer): void {
   if (!socket.writable) return void socket.destroy();
   const head = Object.entries(closingHeaders(refusal))
     .map(([name, value]) => `${name}: ${value}\r\n`)

@@ -3,10 +3,11 @@
 import test from 'ava';
 import { startCli } from '../helpers/cli-process.js';
 import { send } from '../helpers/http.js';
+import { eventually } from '../helpers/keystore-stack.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
 
 test('on SIGTERM the requests in flight complete and the process exits 0 in bounded time', async (t) => {
-  const slow = await startSlowUpstream(t, 600);
+  const slow = await startSlowUpstream(t, 1000);
   const sidecar = await startCli(['serve'], /"event":"listening"/, {
     env: {
       SFD_LISTEN: '127.0.0.1:0',
@@ -20,7 +21,8 @@ test('on SIGTERM the requests in flight complete and the process exits 0 in boun
   t.teardown(() => sidecar.child.kill('SIGKILL'));
   const port = /"signing":"127\.0\.0\.1:(\d+)"/.exec(sidecar.stdout())![1]!;
   const inFlight = Array.from({ length: 20 }, (_, i) => send(`http://127.0.0.1:${port}/v1.1/customer/${i}`));
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  // In flight means at the upstream: a connection still in the listen backlog would be reset by the close.
+  t.true(await eventually(() => slow.stats.total === 20, 5000), 'all 20 reached the upstream');
   const signalled = Date.now();
   sidecar.child.kill('SIGTERM');
   const answers = await Promise.all(inFlight);

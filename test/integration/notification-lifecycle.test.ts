@@ -2,7 +2,7 @@
 // recording's lifecycle to the relay, which hands each event to the application in order.
 import test from 'ava';
 import type { NotifyConfig } from '../../src/config/load-config.js';
-import { DEFAULT_DEAD_LETTER_MAX_BYTES, DEFAULT_NOTIFY_MAX_INFLIGHT } from '../../src/config/notify-config.js';
+import { DEFAULT_DEAD_LETTER_MAX_BYTES, DEFAULT_NOTIFY_MAX_INFLIGHT, DEFAULT_NOTIFY_MAX_CONNECTIONS } from '../../src/config/notify-config.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { parseNotification } from '../../src/notify/notifications.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -22,7 +22,7 @@ for (const outcome of ['ended', 'error'] as const) {
       allowedCidrs: '127.0.0.0/8',
       requireHeader: true,
       maxBodyBytes: 65536,
-      maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT,
+      maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT, maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
       timeoutMs: 2000,
       deadLetterDir: null,
       deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { NotifyConfig } from '../../src/config/load-config.js';
-import { DEFAULT_DEAD_LETTER_MAX_BYTES, DEFAULT_NOTIFY_MAX_INFLIGHT } from '../../src/config/notify-config.js';
+import { DEFAULT_DEAD_LETTER_MAX_BYTES, DEFAULT_NOTIFY_MAX_INFLIGHT, DEFAULT_NOTIFY_MAX_CONNECTIONS } from '../../src/config/notify-config.js';
 import { recordingEvent } from '../../src/notify/build-events.js';
 import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
@@ -35,7 +35,7 @@ async function relayFor(t: ExecutionContext, app: TestApp, overrides: Partial<No
     allowedCidrs: null,
     requireHeader: true,
     maxBodyBytes: 65536,
-    maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT,
+    maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT, maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
     timeoutMs: 2000,
     deadLetterDir: null,
     deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
@@ -140,7 +140,7 @@ test('the relay, which faces callers outside the pod, applies the caller limits:
   const app = await startTestApp(t);
   const { logger } = captureLogs();
   const relay = await startNotifyRelay(
-    { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT, timeoutMs: 2000, deadLetterDir: null, deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES },
+    { listen: { host: '127.0.0.1', port: 0 }, path: '/notifications', forwardUrl: new URL(app.url), token: null, allowedCidrs: null, requireHeader: true, maxBodyBytes: 65536, maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT, maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS, timeoutMs: 2000, deadLetterDir: null, deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES },
     { logger, metrics: createMetrics(), now: Date.now, callerLimits: { ...DEFAULT_LIMITS, maxHeaderBytes: 2048, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000 } },
   );
   t.teardown(() => relay.close(0));

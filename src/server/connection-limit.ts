@@ -1,0 +1,100 @@
+// Bounds the connections a listener holds. Each open connection costs memory whether or not it carries
+// a request, and the admin and relay listeners can be reached from the whole cluster: without a bound,
+// enough idle keep-alive connections take the process past its container's memory limit, where the
+// kernel kills it and every request in it. At the bound a new connection makes room: the connection
+// idle longest since its last answer is closed first, then the oldest one that has sent nothing for a
+// second (a caller sends its request as soon as it connects: a younger one may be a probe about to).
+// Connections carrying a request are never closed; when no connection can go, the new one is refused
+// with an answer.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+
+/** Why a connection was closed to keep within the bound. */
+export type ShedReason = 'idle' | 'unused' | 'refused';
+
+export interface ConnectionLimit {
+  /** Connections open now. */
+  open(): number;
+}
+
+/** A listener's bound and what it reports. */
+export interface ListenerConnections {
+  readonly maxConnections: number;
+  /** Called for each connection closed to keep within the bound. */
+  readonly onShed: (reason: ShedReason) => void;
+  /** Hands over the count of open connections, read at scrape time. */
+  readonly observeOpen: (read: () => number) => void;
+}
+
+export interface ConnectionLimitOptions extends ListenerConnections {
+  /** Writes the refusal to a connection turned away (every other connection is busy), then closes it. */
+  readonly refuse: (socket: Socket) => void;
+  /** Milliseconds on a monotonic clock. */
+  readonly now: () => number;
+}
+
+/** How long a connection may stay silent before it can be closed to make room. */
+const UNUSED_GRACE_MS = 1000;
+
+export function limitConnections(server: Server, options: ConnectionLimitOptions): ConnectionLimit {
+  /** Connections held, not counting those already being closed to make room. */
+  let open = 0;
+  const released = new WeakSet<Socket>();
+  const release = (socket: Socket): void => {
+    if (released.has(socket)) return;
+    released.add(socket);
+    open -= 1;
+    idle.delete(socket);
+    unused.delete(socket);
+  };
+  /** Kept-alive connections with no request in hand, longest idle first. */
+  const idle = new Map<Socket, true>();
+  /** Connections that have not sent a request yet, oldest first, with the time they came. */
+  const unused = new Map<Socket, number>();
+  /** Requests in hand per connection (pipelined requests can overlap). */
+  const busy = new WeakMap<Socket, number>();
+
+  server.on('connection', (socket: Socket) => {
+    open += 1;
+    socket.once('close', () => release(socket));
+    if (open > options.maxConnections && !makeRoom()) {
+      release(socket);
+      options.onShed('refused');
+      options.refuse(socket);
+      return;
+    }
+    unused.set(socket, options.now());
+  });
+
+  // Before the app's own listener, which may answer at once.
+  server.prependListener('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const socket = incoming.socket;
+    idle.delete(socket);
+    unused.delete(socket);
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    outgoing.once('close', () => {
+      const left = (busy.get(socket) ?? 1) - 1;
+      busy.set(socket, left);
+      if (left === 0 && !socket.destroyed) idle.set(socket, true);
+    });
+  });
+
+  /** Closes the longest idle, else the oldest silent connection; false when none can go. */
+  function makeRoom(): boolean {
+    const longestIdle = idle.keys().next();
+    if (!longestIdle.done) return shed(longestIdle.value, 'idle');
+    const oldest = unused.entries().next();
+    if (!oldest.done && options.now() - oldest.value[1] >= UNUSED_GRACE_MS) return shed(oldest.value[0], 'unused');
+    return false;
+  }
+
+  function shed(socket: Socket, reason: ShedReason): true {
+    release(socket);
+    socket.destroy();
+    options.onShed(reason);
+    return true;
+  }
+
+  options.observeOpen(() => open);
+  return { open: () => open };
+}
