@@ -19,6 +19,8 @@ export interface Limits {
   readonly clientHeadersTimeoutMs: number;
   readonly clientRequestTimeoutMs: number;
   readonly clientKeepAliveTimeoutMs: number;
+  /** After two seconds, a request body must arrive at this average rate (read-body.ts); 0: no minimum. */
+  readonly clientMinBodyBytesPerSecond: number;
 }
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
@@ -33,6 +35,7 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
   clientHeadersTimeoutMs: 10_000,
   clientRequestTimeoutMs: 60_000,
   clientKeepAliveTimeoutMs: 65_000,
+  clientMinBodyBytesPerSecond: 1024,
 });
 
 const parseMethods = (raw: string): Parsed<string[]> => {
@@ -54,5 +57,7 @@ export function readLimits(r: SettingReader, maxBodyBytes: number): Limits {
     clientHeadersTimeoutMs: r.read('clientHeadersTimeoutMs', parseInteger(100, 600_000), '10000') ?? DEFAULT_LIMITS.clientHeadersTimeoutMs,
     clientRequestTimeoutMs: r.read('clientRequestTimeoutMs', parseInteger(100, 3_600_000), '60000') ?? DEFAULT_LIMITS.clientRequestTimeoutMs,
     clientKeepAliveTimeoutMs: r.read('clientKeepAliveTimeoutMs', parseInteger(1000, 3_600_000), '65000') ?? DEFAULT_LIMITS.clientKeepAliveTimeoutMs,
+    clientMinBodyBytesPerSecond:
+      r.read('clientMinBodyBytesPerSecond', parseInteger(0, 1024 * 1024 * 1024), '1024') ?? DEFAULT_LIMITS.clientMinBodyBytesPerSecond,
   });
 }

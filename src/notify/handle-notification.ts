@@ -24,8 +24,10 @@ export interface NotifyRelayDeps {
   /** Require `X-SFD-Notification-From: LLS` (or the spelling `X-Notification-from`). */
   readonly requireHeader: boolean;
   readonly maxBodyBytes: number;
-  /** Notifications handled at once, from the body's first byte to the answer (SFD_NOTIFY_MAX_INFLIGHT). */
+  /** Notifications handled at once, from the body's last byte to the answer (SFD_NOTIFY_MAX_INFLIGHT). */
   readonly maxInflight: number;
+  /** SFD_CLIENT_MIN_BODY_BYTES_PER_SECOND: slower bodies are cut off (408). */
+  readonly minBodyBytesPerSecond: number;
   readonly delivery: AppDelivery;
   readonly deliveredIds: DeliveredIds;
   readonly deadLetter: DeadLetterWriter | null;
@@ -48,7 +50,7 @@ export const RELAY_METHODS = 'POST';
 
 export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHandler {
   const inFlight = new Map<string, Promise<DeliveryResult>>();
-  /** Notifications past the checks that need no body: being read, checked or delivered. */
+  /** Notifications whose body has arrived: being checked or delivered. */
   let handling = 0;
   const { logger, observer } = deps;
 
@@ -86,11 +88,16 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     }
     const contentType = incoming.headers['content-type'] ?? '';
     if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType)) return refuse(outgoing, SIDECAR_ERRORS.UnsupportedMediaType, `content type ${contentType}`);
-    // Refused before its body is read: each notification in hand holds its body and parsed JSON.
-    if (handling >= deps.maxInflight) return refuse(outgoing, SIDECAR_ERRORS.Overloaded, `${handling} notifications in hand (SFD_NOTIFY_MAX_INFLIGHT)`);
+    // Refused before its body is read when the relay is full: each notification in hand holds its body
+    // and parsed JSON. It is in hand once its body has arrived, so that callers sending slowly hold no
+    // place (the minimum rate cuts them off).
+    const full = (): boolean => handling >= deps.maxInflight;
+    const overloaded = (): void => refuse(outgoing, SIDECAR_ERRORS.Overloaded, `${handling} notifications in hand (SFD_NOTIFY_MAX_INFLIGHT)`);
+    if (full()) return overloaded();
+    const body = await readBody(incoming, outgoing, { maxBytes: deps.maxBodyBytes, minBytesPerSecond: deps.minBodyBytesPerSecond });
+    if (full()) return overloaded();
     handling += 1;
     outgoing.on('close', () => (handling -= 1));
-    const body = await readBody(incoming, outgoing, deps.maxBodyBytes);
 
     let value: unknown;
     try {

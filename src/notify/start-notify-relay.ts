@@ -34,7 +34,7 @@ export interface NotifyRelayDeps {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly now: () => number;
-  /** The head size and caller timeouts of every listener (SFD_MAX_HEADER_BYTES, SFD_CLIENT_*_TIMEOUT_MS). */
+  /** The head size and caller timeouts of every listener (SFD_MAX_HEADER_BYTES, SFD_CLIENT_*). */
   readonly callerLimits?: CallerLimits;
 }
 
@@ -49,6 +49,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     requireHeader: config.requireHeader,
     maxBodyBytes: config.maxBodyBytes,
     maxInflight: config.maxInflight,
+    minBodyBytesPerSecond: (deps.callerLimits ?? DEFAULT_LIMITS).clientMinBodyBytesPerSecond,
     delivery,
     deliveredIds: createDeliveredIds(10_000),
     deadLetter: config.deadLetterDir ? createDeadLetterWriter(config.deadLetterDir, config.deadLetterMaxBytes) : null,

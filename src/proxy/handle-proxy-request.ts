@@ -18,7 +18,7 @@ import { createMismatchLogger } from './signing-mismatch-log.js';
 import type { ForwarderPool } from './forwarder-pool.js';
 import { prepareOutgoingHeaders, responseHeadersForCaller, sendableReason, upstreamHeaderLines } from './outgoing-headers.js';
 import { errorCodeOf, readPrefix } from './read-prefix.js';
-import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type HoldBytes } from './read-body.js';
+import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type BodyHold } from './read-body.js';
 import { newRecord, requestLogFilter } from './request-record.js';
 import type { RequestSigner } from './request-signer.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
@@ -38,7 +38,7 @@ export interface ProxyHandlerDeps {
   readonly logger: Logger;
   readonly now: () => number;
   readonly observer: ProxyObserver;
-  readonly limits: Pick<Limits, 'maxInflight' | 'upstreamRetries' | 'retryMethods'>;
+  readonly limits: Pick<Limits, 'maxInflight' | 'upstreamRetries' | 'retryMethods' | 'clientMinBodyBytesPerSecond'>;
   /** Which requests get their log line (SFD_REQUEST_LOG); every one when omitted. */
   readonly requestLog?: RequestLogMode;
 }
@@ -118,13 +118,16 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
       if (!target.ok) return fail(SIDECAR_ERRORS[target.error]);
       // A bodiless request (most GETs) goes on at once; no promise, no extra turn of the event loop.
       if (declaresNoBody(incoming)) return forwardWith(resolved, target, NO_BODY);
-      const hold: HoldBytes = (bytes) => {
-        if (outgoing.closed) return true; // nothing more is held once the request is over: its bytes go with it
-        if (!deps.bodyBudget.take(bytes)) return false;
-        heldBodyBytes += bytes;
-        return true;
+      const hold: BodyHold = {
+        fits: (bytes) => deps.bodyBudget.fits(bytes),
+        take: (bytes) => {
+          if (outgoing.closed) return true; // nothing more is held once the request is over: its bytes go with it
+          if (!deps.bodyBudget.take(bytes)) return false;
+          heldBodyBytes += bytes;
+          return true;
+        },
       };
-      readBody(incoming, outgoing, deps.maxBodyBytes, hold)
+      readBody(incoming, outgoing, { maxBytes: deps.maxBodyBytes, hold, minBytesPerSecond: deps.limits.clientMinBodyBytesPerSecond })
         .then((body) => forwardWith(resolved, target, body))
         .catch(onRunError);
     };

@@ -10,7 +10,10 @@
 import type { ServerOptions } from 'node:http';
 import type { Limits } from '../config/limits-config.js';
 
-export type CallerLimits = Pick<Limits, 'maxHeaderBytes' | 'clientHeadersTimeoutMs' | 'clientRequestTimeoutMs' | 'clientKeepAliveTimeoutMs'>;
+export type CallerLimits = Pick<
+  Limits,
+  'maxHeaderBytes' | 'clientHeadersTimeoutMs' | 'clientRequestTimeoutMs' | 'clientKeepAliveTimeoutMs' | 'clientMinBodyBytesPerSecond'
+>;
 
 export function callerLimitOptions(limits: CallerLimits): ServerOptions {
   return {
