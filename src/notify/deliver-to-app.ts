@@ -2,11 +2,13 @@
 // headers plus `Idempotency-Key: <id>`. Only a 2xx answer within the timeout counts as delivered.
 import http from 'node:http';
 import https from 'node:https';
+import { connectionOptions, isRequestHopByHop } from '../http/hop-by-hop.js';
 import { onUnaskedUpgrade } from '../proxy/unasked-upgrade.js';
 
 export type DeliveryResult = { readonly delivered: true; readonly status: number } | { readonly delivered: false; readonly reason: string };
 
-const NOT_FORWARDED = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'te', 'upgrade', 'proxy-connection', 'expect']);
+/** Set by the relay itself for the application; the caller's are dropped. */
+const REPLACED = new Set(['host', 'content-length', 'idempotency-key']);
 
 export interface AppDelivery {
   deliver(body: Buffer, rawHeaders: readonly string[], id: string): Promise<DeliveryResult>;
@@ -18,11 +20,14 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
   const agent = new client.Agent({ keepAlive: true, maxSockets: 16 });
   return {
     deliver(body, rawHeaders, id) {
+      // As a proxy must: hop-by-hop headers and those the Connection header names stay behind (a
+      // Trailer header, for one, makes Node refuse to send a request with a Content-Length).
+      const named = connectionOptions(rawHeaders);
       const headers: string[] = [];
       for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
         const name = rawHeaders[i]!;
         const lower = name.toLowerCase();
-        if (!NOT_FORWARDED.has(lower) && lower !== 'idempotency-key') headers.push(name, rawHeaders[i + 1]!);
+        if (!REPLACED.has(lower) && !isRequestHopByHop(lower) && !named.has(lower)) headers.push(name, rawHeaders[i + 1]!);
       }
       headers.push('Host', forwardUrl.host, 'Content-Length', String(body.length), 'Idempotency-Key', id);
       return new Promise((resolve) => {

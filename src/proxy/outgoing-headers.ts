@@ -6,12 +6,11 @@
 //   X-SFD- headers are canonical headers); every other header passes through unsigned;
 // - Host goes first (RFC 9110 §7.2), then the caller's headers in the caller's order, then the
 //   signer's; the values of a repeated name stay in order (RFC 9110 §5.3).
+import { connectionOptions, isRequestHopByHop, isResponseHopByHop } from '../http/hop-by-hop.js';
 import type { SignedHeaders } from '../signing/sign-request.js';
 import type { HeaderField } from '../signing/types.js';
 
-const REPLACED = ['host', 'content-length', 'content-type', 'authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version'];
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'expect'];
-const DROPPED = new Set([...REPLACED, ...HOP_BY_HOP]);
+const REPLACED = new Set(['host', 'content-length', 'content-type', 'authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version']);
 
 /**
  * Header lines in the order they go upstream: name, value, name, value... Each name appears once (in
@@ -42,7 +41,7 @@ export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHea
     const name = rawHeaders[i]!;
     const value = rawHeaders[i + 1]!;
     const lower = name.toLowerCase();
-    if (DROPPED.has(lower) || named.has(lower) || lower === privateHeader) continue;
+    if (REPLACED.has(lower) || isRequestHopByHop(lower) || named.has(lower) || lower === privateHeader) continue;
     if (lower.startsWith('x-sfd-')) extraSfdHeaders.push({ name, value });
     const at = valueAt.get(lower);
     if (at === undefined) {
@@ -69,47 +68,13 @@ export function upstreamHeaderLines(callerLines: HeaderLines, signed: SignedHead
   return lines;
 }
 
-/** Shared by every message without a Connection header; never added to. */
-const NO_OPTIONS: ReadonlySet<string> = new Set();
-/**
- * The values nearly every message carries (Node's servers answer `Connection: keep-alive` on every
- * response), shared and never added to, so that a message with one of them builds no set.
- */
-const COMMON_OPTIONS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
-  ['keep-alive', new Set(['keep-alive'])],
-  ['close', new Set(['close'])],
-]);
-
-/** The options the Connection header(s) name, lowercase (RFC 9110 §7.6.1). */
-function connectionOptions(rawHeaders: readonly string[]): ReadonlySet<string> {
-  let common: ReadonlySet<string> | undefined;
-  let options: Set<string> | null = null;
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    if (name.length !== 10 || name.toLowerCase() !== 'connection') continue; // length first: most names are not it
-    const value = rawHeaders[i + 1]!;
-    if (common === undefined && options === null) {
-      common = COMMON_OPTIONS.get(value.toLowerCase());
-      if (common !== undefined) continue;
-    }
-    options ??= new Set(common);
-    for (const token of value.split(',')) {
-      const option = token.trim().toLowerCase();
-      if (option) options.add(option);
-    }
-  }
-  return options ?? common ?? NO_OPTIONS;
-}
-
-const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'trailer', 'te']);
-
 /** The upstream's response headers for the caller, raw pairs kept in order and case, hop-by-hop removed. */
 export function responseHeadersForCaller(rawHeaders: readonly string[]): string[] {
   const named = connectionOptions(rawHeaders);
   const kept: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const lower = rawHeaders[i]!.toLowerCase();
-    if (RESPONSE_HOP_BY_HOP.has(lower) || named.has(lower)) continue;
+    if (isResponseHopByHop(lower) || named.has(lower)) continue;
     kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   return kept;

@@ -344,3 +344,29 @@ test('a repeated id is acknowledged without a second delivery, also when the rep
   t.is(app.received.length, 2);
   t.is(await counted(metrics, 'duplicate'), 3);
 });
+
+test('hop-by-hop headers and those Connection names stay behind; such a notification is delivered normally', async (t) => {
+  const app = await startTestApp(t);
+  const { url } = await relayFor(t, app);
+  const body = JSON.stringify(event());
+  // Raw: Node's own client refuses to send a Trailer header with a Content-Length.
+  const head = [
+    'POST /notifications HTTP/1.1',
+    'Host: relay',
+    'Content-Type: application/json',
+    'X-SFD-Notification-From: LLS',
+    'Trailer: X-Checksum',
+    'Proxy-Authorization: Basic c2VydmljZTpzZWNyZXQ=',
+    'Connection: keep-alive, X-Per-Hop',
+    'X-Per-Hop: dropped',
+    'TE: trailers',
+    'X-Kept: kept',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+  ].join('\r\n');
+  const raw = await rawExchange(Number(new URL(url).port), `${head}\r\n\r\n${body}`, 1000);
+  t.is(statusOf(raw), 200, raw);
+  t.is(app.received.length, 1);
+  const headers = app.received[0]!.headers;
+  for (const name of ['trailer', 'proxy-authorization', 'x-per-hop', 'te']) t.is(headers[name], undefined, name);
+  t.is(headers['x-kept'], 'kept');
+});
