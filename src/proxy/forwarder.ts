@@ -105,7 +105,7 @@ export function createForwarder(options: ForwarderOptions): Forwarder {
           clearTimeout(headersTimer);
           if (settled) return response.resume();
           settled = true;
-          response.setTimeout(options.timeoutMs, () => response.destroy(new Error('upstream body idle timeout')));
+          response.setTimeout(options.timeoutMs, () => response.destroy(new SidecarError('UpstreamTimeout')));
           handlers.onResponse(response);
         });
         onUnaskedUpgrade(proxyReq, (status) => fail(new SidecarError('UpstreamUnreachable', { cause: new Error(`the upstream switched protocols (${status}) unasked`) })));

@@ -152,24 +152,36 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
         };
         const traceId = response.headers['x-sfd-trace-id'];
         if (typeof traceId === 'string') record.upstreamTraceId = traceId;
-        const responseHeaders = responseHeadersForCaller(response.rawHeaders);
+        const responseHeaders = responseHeadersForCaller(response.rawHeaders, status);
         if (prepared.closeRequested) responseHeaders.push('Connection', 'close');
-        try {
-          outgoing.writeHead(status, sendableReason(response.statusMessage), responseHeaders);
-        } catch (error) {
-          // An answer Node cannot pass on as it came (a status outside 100-999, a header it refuses):
-          // a 502 for the caller, not an exception out of the socket's event (which ended the process).
-          // writeHead keeps what it took before it threw; the 502 takes its own status phrase.
-          response.destroy();
-          outgoing.statusMessage = '';
-          return fail(SIDECAR_ERRORS.UpstreamUnreachable, error);
+        const head = (): boolean => {
+          try {
+            outgoing.writeHead(status, sendableReason(response.statusMessage), responseHeaders);
+            return true;
+          } catch (error) {
+            // An answer Node cannot pass on as it came (a status outside 100-999, a header it refuses):
+            // a 502 for the caller, not an exception out of the socket's event (which ended the process).
+            // writeHead keeps what it took before it threw; the 502 takes its own status phrase.
+            response.destroy();
+            outgoing.statusMessage = '';
+            fail(SIDECAR_ERRORS.UpstreamUnreachable, error);
+            return false;
+          }
+        };
+        if (prefix) {
+          if (!head()) return;
+          if (status >= 400 && prefix.complete) onCode(errorCodeOf(prefix.bytes));
+          if (prefix.complete) return void outgoing.end(prefix.bytes);
+          outgoing.write(prefix.bytes);
         }
-        if (prefix?.complete) {
-          if (status >= 400) onCode(errorCodeOf(prefix.bytes));
-          return void outgoing.end(prefix.bytes);
-        }
-        if (prefix) outgoing.write(prefix.bytes);
-        streamToCaller(response, outgoing);
+        streamToCaller(response, outgoing, {
+          head: prefix ? () => true : head,
+          // Nothing reached the caller yet: the sidecar's own answer, 504 for a stall, 502 for a close.
+          failedBeforeHead: (error) => fail(error instanceof SidecarError ? error.spec : SIDECAR_ERRORS.UpstreamClosed, error),
+          cut: (error) => {
+            record.errorCode = error instanceof SidecarError ? error.spec.code : SIDECAR_ERRORS.UpstreamClosed.code;
+          },
+        });
         if (status >= 400) tapErrorCode(response, prefix?.bytes ?? null, onCode);
       };
 

@@ -68,13 +68,18 @@ export function upstreamHeaderLines(callerLines: HeaderLines, signed: SignedHead
   return lines;
 }
 
-/** The upstream's response headers for the caller, raw pairs kept in order and case, hop-by-hop removed. */
-export function responseHeadersForCaller(rawHeaders: readonly string[]): string[] {
+/**
+ * The upstream's response headers for the caller, raw pairs kept in order and case, hop-by-hop
+ * removed. A 204 never carries Content-Length (RFC 9110 §8.6); a 304 may only carry the length its
+ * 200 would have had, which the sidecar cannot check, so it carries none either.
+ */
+export function responseHeadersForCaller(rawHeaders: readonly string[], status: number): string[] {
   const named = connectionOptions(rawHeaders);
+  const noLength = status === 204 || status === 304;
   const kept: string[] = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const lower = rawHeaders[i]!.toLowerCase();
-    if (isResponseHopByHop(lower) || named.has(lower)) continue;
+    if (isResponseHopByHop(lower) || named.has(lower) || (noLength && lower === 'content-length')) continue;
     kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   return kept;

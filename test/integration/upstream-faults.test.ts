@@ -10,6 +10,7 @@ import { okResponse, onRequestHead, REFUSING_ADDRESS, startFaultyUpstream } from
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { startSelfSignedServer } from '../helpers/tls-server.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
+import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 
 test('dns-failure: an upstream name that does not resolve gives 502', async (t) => {
@@ -104,6 +105,47 @@ test('slow-body: an upstream that stalls mid-body is cut after SFD_UPSTREAM_TIME
   const { raw, endedBy } = await rawExchangeEnding(sidecar.proxyAddress.port, 'GET /x HTTP/1.1\r\nHost: x\r\n\r\n', 20_000);
   t.true(raw.endsWith('start'));
   t.is(endedBy, 'server', 'cut by the sidecar, not by the client waiting 20 s');
+});
+
+test('a gateway that sends its headers and then nothing: 504 Sidecar.UpstreamTimeout with a trace id, logged and counted as 504', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) =>
+    onRequestHead(socket, () => socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nx-sfd-trace-id: ${'c'.repeat(32)}\r\nContent-Length: 50\r\n\r\n`)),
+  );
+  const { proxyUrl, adminUrl, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url), upstreamTimeoutMs: 300 });
+  const answer = await send(`${proxyUrl}/v1.1/customer/12345`);
+  t.is(answer.status, 504);
+  t.is(answer.json().code, 'Sidecar.UpstreamTimeout');
+  t.regex(String(answer.headers['x-sfd-trace-id']), /^[0-9a-f]{32}$/);
+  t.not(answer.headers['x-sfd-trace-id'], 'c'.repeat(32), "the sidecar's own trace id, not the gateway's");
+  t.true(await eventually(() => logs.lines().some((l) => l.event === 'request' && l.status === 504 && l.errorCode === 'Sidecar.UpstreamTimeout')));
+  const samples = parseExposition((await send(`${adminUrl}/metrics`)).body.toString());
+  t.is(valueOf(samples, 'sfd_requests_total', { status: '504' }), 1);
+  t.is(valueOf(samples, 'sfd_requests_total', { status: '200' }), undefined);
+});
+
+test('a gateway that stalls after part of its body: the answer is cut, and the log says so with the timeout', async (t) => {
+  const upstream = await startFaultyUpstream(t, (socket) =>
+    onRequestHead(socket, () => socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"partial":')),
+  );
+  const { sidecar, logs } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url), upstreamTimeoutMs: 300 });
+  const { raw, endedBy } = await rawExchangeEnding(sidecar.proxyAddress.port, 'GET /x HTTP/1.1\r\nHost: x\r\n\r\n', 5000);
+  t.is(statusOf(raw), 200);
+  t.true(raw.endsWith('{"partial":'));
+  t.is(endedBy, 'server');
+  t.true(await eventually(() => logs.lines().some((l) => l.event === 'request' && l.status === 200 && l.completed === false && l.errorCode === 'Sidecar.UpstreamTimeout')));
+});
+
+test('an upstream 204 or 304 that carries Content-Length reaches the caller without it', async (t) => {
+  for (const status of [204, 304]) {
+    const upstream = await startFaultyUpstream(t, (socket) =>
+      onRequestHead(socket, () => socket.end(`HTTP/1.1 ${status} X\r\nContent-Length: 12\r\nETag: "v1"\r\n\r\n`)),
+    );
+    const { sidecar } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
+    const raw = await rawExchange(sidecar.proxyAddress.port, 'GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    t.is(statusOf(raw), status);
+    t.notRegex(raw, /content-length/i, String(status));
+    t.regex(raw, /ETag: "v1"/);
+  }
 });
 
 test('5xx-passthrough: the upstream 503 and its body and trace id reach the caller unchanged', async (t) => {
