@@ -70,6 +70,11 @@ export const SIDECAR_ERRORS = {
       'Every connection this listener allows is carrying a request (SFD_MAX_CONNECTIONS; admin: SFD_ADMIN_MAX_CONNECTIONS; relay: SFD_NOTIFY_MAX_CONNECTIONS); try again.',
   },
   NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key for this profile.' },
+  HttpVersionNotSupported: {
+    code: 'Sidecar.HttpVersionNotSupported',
+    status: 505,
+    message: 'Only HTTP/1.1 and HTTP/1.0 are spoken here.',
+  },
   UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
 } as const satisfies Record<string, SidecarErrorSpec>;
 

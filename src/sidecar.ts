@@ -14,7 +14,7 @@ import type { Logger, LogValue } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { observeConnections } from './observability/connection-observer.js';
 import { createProxyObserver } from './observability/proxy-observer.js';
-import { createProxyApp, SIGNING_LISTENER_METHODS } from './proxy/create-proxy-app.js';
+import { createProxyApp, SIGNING_LISTENER_METHODS, signingBypass } from './proxy/create-proxy-app.js';
 import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
 import { createBodyBudget } from './proxy/body-budget.js';
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
@@ -105,11 +105,10 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   });
   const proxyServer = createHttpServer(createProxyApp(handler), {
     onUnparsable: unparsableAnswer,
-    bypass: (incoming, outgoing) => {
-      if (incoming.method !== 'HEAD') return false;
-      handler(incoming, outgoing);
-      return true;
-    },
+    bypass: signingBypass(handler, (outgoing) => {
+      const { status, body, headers } = unparsableAnswer();
+      outgoing.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
+    }),
     // Slow or oversized request heads are refused by Node's parser (408 after the timeouts, 431 beyond
     // the size), answered with the catalog's error, logged and counted.
     onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code), allow: SIGNING_LISTENER_METHODS }),

@@ -47,11 +47,13 @@ function namesUpstream(scheme: string, authority: string, upstream: UpstreamTarg
 
 /**
  * A `.` or `..` segment, written plainly or percent-encoded (%2e), with `/`, `%2f` or `\\` as separators,
- * would let a caller climb out of the upstream URL's path prefix once the upstream normalises it.
+ * would let a caller climb out of the upstream URL's path prefix once the upstream normalises it. So
+ * would one followed by path parameters (`/..;/admin`, `/..%3bx/admin`): servers that strip `;`
+ * parameters from a segment then see `..`.
  */
 export function hasDotSegment(path: string): boolean {
   return DOT_SEGMENT.test(path);
 }
 
-/** A `.`, `..` or percent-encoded form, from a separator or the start to a separator or the end. */
-const DOT_SEGMENT = /(?:^|\/|%2f|%5c|\\)(?:\.|%2e){1,2}(?=$|\/|%2f|%5c|\\)/i;
+/** A `.`, `..` or percent-encoded form, from a separator or the start to a separator, a `;` or the end. */
+const DOT_SEGMENT = /(?:^|\/|%2f|%5c|\\)(?:\.|%2e){1,2}(?=$|\/|%2f|%5c|\\|;|%3b)/i;

@@ -13,6 +13,7 @@ const SPEC_OF: Readonly<Record<ParserRefusalKind, SidecarErrorSpec>> = {
   headersTooLarge: SIDECAR_ERRORS.HeadersTooLarge,
   timeout: SIDECAR_ERRORS.RequestTimeout,
   connect: SIDECAR_ERRORS.MethodNotAllowed,
+  version: SIDECAR_ERRORS.HttpVersionNotSupported,
 };
 
 export interface RefusalReporting {

@@ -10,7 +10,7 @@ import { deferContinue } from './expect-continue.js';
 import { errorBody, SIDECAR_ERRORS } from '../errors.js';
 import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
 import { limitConnections, type ListenerConnections } from './connection-limit.js';
-import { answerParserRefusals, lacksRequiredHost, refuseRequest, writeRaw, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
+import { answerParserRefusals, refuseRequest, requestHeadRefusal, writeRaw, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
 
 export interface FetchApp {
   fetch: (request: Request, env: never) => Response | Promise<Response>;
@@ -25,12 +25,7 @@ export interface HttpServerOptions {
    * Node's bare status line (for a CONNECT, a bare 405) when omitted.
    */
   readonly onParserRefusal?: (refusal: ParserRefusal) => RefusalAnswer;
-  /**
-   * Requests to hand to this function instead of the app (return true when handled). The signing
-   * listener uses it for HEAD: hono answers HEAD by running the GET route and wrapping its result in a
-   * new Response, which defeats the adapter's RESPONSE_ALREADY_SENT marker, so the adapter would send
-   * an empty 200 of its own before the upstream's answer.
-   */
+  /** Requests to hand to this function instead of the app (return true when handled; create-proxy-app.ts). */
   readonly bypass?: (incoming: http.IncomingMessage, outgoing: http.ServerResponse) => boolean;
   /**
    * Answer `Expect: 100-continue` only when a handler reads the body (`readBody`), not on arrival.
@@ -53,10 +48,11 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
   // Slow request heads and bodies are checked every second (Node's default is every 30 s).
   const { onParserRefusal } = options;
   // With its own refusals, the server refuses an HTTP/1.1 request without Host itself (logged, counted,
-  // a trace id), instead of Node's bare 400.
+  // a trace id), instead of Node's bare 400; and what Node lets through but must be refused.
   const serverOptions = { connectionsCheckingInterval: 1000, ...options.serverOptions, ...(onParserRefusal ? { requireHostHeader: false } : {}) };
   const server = http.createServer(serverOptions, (incoming, outgoing) => {
-    if (onParserRefusal && lacksRequiredHost(incoming)) return refuseRequest(outgoing, onParserRefusal({ kind: 'malformed', parserCode: 'MISSING_HOST_HEADER' }));
+    const refusal = onParserRefusal ? requestHeadRefusal(incoming) : null;
+    if (refusal) return refuseRequest(outgoing, onParserRefusal!(refusal));
     if (options.bypass?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   });

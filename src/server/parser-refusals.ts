@@ -8,8 +8,11 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** `connect`: a CONNECT request (the listeners forward and sign HTTP requests; none opens tunnels). */
-export type ParserRefusalKind = 'malformed' | 'headersTooLarge' | 'timeout' | 'connect';
+/**
+ * `connect`: a CONNECT request (the listeners forward and sign HTTP requests; none opens tunnels).
+ * `version`: a request line naming an HTTP version other than 1.0 and 1.1.
+ */
+export type ParserRefusalKind = 'malformed' | 'headersTooLarge' | 'timeout' | 'connect' | 'version';
 
 export interface ParserRefusal {
   readonly kind: ParserRefusalKind;
@@ -55,12 +58,23 @@ export function answerParserRefusals(server: Server, answer: (refusal: ParserRef
 }
 
 /**
- * True for an HTTP/1.1 request without Host, which a server must refuse with 400 (RFC 9112 §3.2). Node
- * does it itself with a bare 400 no listener hears of, unless the server is made with
- * `requireHostHeader: false`; the refusal is then answered here like the parser's own.
+ * What Node's parser lets through but a server must refuse, answered like the parser's own refusals:
+ * - a request line without a version (HTTP/0.9 style, `GET /x`), or a version other than 1.x, which
+ *   Node reads as any digit;
+ * - an HTTP/1.1 request without Host, or any request with more than one (RFC 9112 §3.2). Node refuses
+ *   the first itself with a bare 400 no listener hears of, unless the server is made with
+ *   `requireHostHeader: false`, and lets the second through.
  */
-export function lacksRequiredHost(incoming: IncomingMessage): boolean {
-  return incoming.headers.host === undefined && incoming.httpVersionMajor === 1 && incoming.httpVersionMinor >= 1;
+export function requestHeadRefusal(incoming: IncomingMessage): ParserRefusal | null {
+  if (incoming.httpVersionMajor !== 1) {
+    return incoming.httpVersionMajor === 0 ? { kind: 'malformed', parserCode: 'HTTP_0_9' } : { kind: 'version', parserCode: 'HTTP_VERSION_NOT_SUPPORTED' };
+  }
+  if (incoming.headers.host === undefined) return incoming.httpVersionMinor >= 1 ? { kind: 'malformed', parserCode: 'MISSING_HOST_HEADER' } : null;
+  let hosts = 0;
+  for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
+    if (incoming.rawHeaders[i]!.length === 4 && incoming.rawHeaders[i]!.toLowerCase() === 'host') hosts += 1;
+  }
+  return hosts > 1 ? { kind: 'malformed', parserCode: 'DUPLICATE_HOST_HEADER' } : null;
 }
 
 /** Answers a request Node handed over that must be refused like the parser's refusals, and closes the connection. */
