@@ -8,7 +8,7 @@ import { parseCommandLine, type OptionSpec } from './cli/parse-command-line.js';
 import type { ServeDeps } from './cli/serve-command.js';
 import { ListenError } from './server/listen.js';
 
-const COMMANDS = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor', 'wait-ready'] as const;
+const COMMANDS = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor', 'wait-ready', 'inject', 'injector'] as const;
 type CommandName = (typeof COMMANDS)[number];
 
 const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
@@ -19,6 +19,8 @@ const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
   notify: NOTIFY_OPTIONS,
   doctor: DOCTOR_OPTIONS,
   'wait-ready': WAIT_READY_OPTIONS,
+  inject: {},
+  injector: {},
 };
 
 export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<CommandResult> {
@@ -57,6 +59,10 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
         return { exitCode: await (await import('./cli/notify-command.js')).notifyCommand(line.options, deps) };
       case 'wait-ready':
         return { exitCode: await (await import('./cli/wait-ready-command.js')).waitReadyCommand(values, line.options, deps) };
+      case 'inject':
+        return { exitCode: await (await import('./cli/inject-command.js')).injectCommand(line.positionals, values, deps) };
+      case 'injector':
+        return { service: await (await import('./cli/injector-command.js')).injectorCommand(values, deps) };
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -81,6 +87,8 @@ export function usage(): string {
     '       sfd-sidecar keys check FILE | keys list [--json] [settings] | keys schema',
     '       sfd-sidecar doctor [--profile NAME] [--json] [settings]',
     '       sfd-sidecar wait-ready [--timeout-ms N] [settings]   wait until /readyz on SFD_ADMIN_LISTEN answers 200 (a postStart hook)',
+    '       sfd-sidecar inject [settings] FILE|- ...   print the manifests with the sidecar added to every pod template',
+    '       sfd-sidecar injector [settings]   serve the admission webhook that adds the sidecar to pods',
     '       sfd-sidecar notify --url URL --status started|ended|error [--recording-id ID] [--stream-id ID] [--type recording|stream-status]',
     '',
     'Settings (flag, environment variable, meaning); flags win over the environment, which wins over the dotenv file:',

@@ -39,6 +39,11 @@ export const SIDECAR_ERRORS = {
   },
   HeadersTooLarge: { code: 'Sidecar.HeadersTooLarge', status: 431, message: 'The request head is larger than this listener accepts.' },
   UnsupportedMediaType: { code: 'Sidecar.UnsupportedMediaType', status: 415, message: 'Notifications must be JSON (Content-Type: application/json).' },
+  AdmissionReviewInvalid: {
+    code: 'Sidecar.AdmissionReviewInvalid',
+    status: 400,
+    message: 'The body is not an admission.k8s.io/v1 AdmissionReview with a request uid.',
+  },
   NotificationInvalid: { code: 'Sidecar.NotificationInvalid', status: 400, message: 'The notification does not follow the specification; see problems.' },
   Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },
   UpstreamUnreachable: { code: 'Sidecar.UpstreamUnreachable', status: 502, message: 'The upstream could not be reached.' },

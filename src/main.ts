@@ -2,6 +2,7 @@
 // Entry point, and the only module that touches process, environment, ports and signals.
 import { runCli } from './cli.js';
 import { readRegularFile, readRegularFileSync } from './files/regular-file.js';
+import { readStream } from './files/read-stream.js';
 
 // Creating process.stdout puts a pipe or socket stdout (a container runtime's log pipe) in non-blocking
 // mode, as in every Node program that prints. The log writer writes to fd 1 synchronously and relies on
@@ -25,6 +26,7 @@ const io = {
       throw error;
     }
   },
+  readStdin: (maxBytes: number) => readStream(process.stdin, maxBytes),
   now: Date.now,
   production: process.env.NODE_ENV === 'production',
 };

@@ -61,6 +61,13 @@ export const SETTINGS = define({
   notifyTimeoutMs: { env: 'SFD_NOTIFY_TIMEOUT_MS', defaultText: '10000', description: 'time the application has to accept a notification (503 to the service beyond)' },
   notifyDeadLetterDir: { env: 'SFD_NOTIFY_DEAD_LETTER_DIR', description: 'directory where invalid notifications are appended to notifications-dead-letter.jsonl; must exist and be writable' },
   notifyDeadLetterMaxBytes: { env: 'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES', defaultText: '67108864', description: 'largest size of the dead-letter file (at least 6 times SFD_NOTIFY_MAX_BODY_BYTES plus SFD_MAX_HEADER_BYTES, plus 4096); an invalid notification that would pass it is answered 503 so that the service may send it again' },
+  image: { env: 'SFD_IMAGE', defaultText: 'ghcr.io/example/sfd-sidecar:VERSION', description: 'inject and injector: the sidecar image added to pods (VERSION: this build\'s)' },
+  keystoreSecret: { env: 'SFD_KEYSTORE_SECRET', description: 'inject and injector: the Secret holding the key store, in each pod\'s namespace; a pod\'s sfd-sidecar.io/keystore-secret annotation wins' },
+  keystoreSecretKey: { env: 'SFD_KEYSTORE_SECRET_KEY', defaultText: 'keystore.json', description: 'inject and injector: the key of that Secret holding the key store file (JSON, or YAML when it ends in .yaml/.yml)' },
+  sidecarMode: { env: 'SFD_SIDECAR_MODE', defaultText: 'native', description: 'inject and injector: native (an init container with restartPolicy Always, Kubernetes 1.29+) or classic (a container started first, with a postStart wait); a pod\'s sfd-sidecar.io/mode annotation wins' },
+  injectorListen: { env: 'SFD_INJECTOR_LISTEN', defaultText: ':8443', description: 'injector: the HTTPS listener of the admission webhook (POST /mutate, POST /mutate/namespace)' },
+  tlsCertFile: { env: 'SFD_TLS_CERT_FILE', description: 'injector: the webhook\'s certificate (PEM), re-read when it changes' },
+  tlsKeyFile: { env: 'SFD_TLS_KEY_FILE', description: 'injector: the webhook\'s private key (PEM), re-read when it changes' },
   requestLog: { env: 'SFD_REQUEST_LOG', defaultText: 'all', description: 'which requests get a log line: all, failed (no answer, status 400 or above, cut off, a sidecar error, or signed again with another key) or off; metrics count every request either way' },
   logLevel: { env: 'SFD_LOG_LEVEL', defaultText: 'info', description: 'trace, debug, info, warn, error, fatal or silent' },
 });

@@ -1,8 +1,8 @@
-// Parses a key store's text: JSON, or YAML for files named .yaml/.yml. The only module that imports yaml.
-// The text may hold secrets, and parsers quote the text around a problem (yaml even prints its
-// warnings to stderr by itself). Here every problem is a place (line and column) and a description of
-// its own; nothing of the text leaves this module but the parsed value.
-import { parseDocument, type YAMLError } from 'yaml';
+// Parses a key store's text: JSON, or YAML for files named .yaml/.yml. The text may hold secrets, and
+// parsers quote the text around a problem (yaml even prints its warnings to stderr by itself). Here
+// every problem is a place (line and column) and a description of its own; nothing of the text leaves
+// this module but the parsed value.
+import { readYamlDocument, type YamlProblem, type YAMLError } from '../text/yaml.js';
 
 export type StructuredText = { ok: true; value: unknown } | { ok: false; problems: string[] };
 
@@ -15,16 +15,11 @@ export function parseStructuredText(text: string, fileName: string): StructuredT
 }
 
 function parseYaml(text: string): StructuredText {
-  // logLevel silent: yaml writes no warning of its own (its warnings quote the source line).
-  const document = parseDocument(text, { logLevel: 'silent', prettyErrors: false, uniqueKeys: true });
+  const read = readYamlDocument(text, { maxAliasCount: MAX_ALIAS_COUNT });
+  if (read.ok) return read;
   // A warning is a problem too: an unknown tag (`!vault ...`) would otherwise be read as a plain string.
-  const found = [...document.errors, ...document.warnings];
-  if (found.length > 0) return { ok: false, problems: found.map((error) => describeYamlError(error, text, 'YAML')) };
-  try {
-    return { ok: true, value: document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown };
-  } catch {
-    return { ok: false, problems: [`(file): not valid YAML: aliases expand to more than ${MAX_ALIAS_COUNT} nodes`] };
-  }
+  if (read.tooManyAliases) return { ok: false, problems: [`(file): not valid YAML: aliases expand to more than ${MAX_ALIAS_COUNT} nodes`] };
+  return { ok: false, problems: read.problems.map((problem) => describeProblem(problem, text, 'YAML')) };
 }
 
 function parseJson(text: string): StructuredText {
@@ -33,15 +28,15 @@ function parseJson(text: string): StructuredText {
     value = JSON.parse(text) as unknown;
   } catch {
     // JSON.parse's message quotes the text; YAML's parser, in its JSON schema, locates the problem.
-    const located = parseDocument(text, { logLevel: 'silent', prettyErrors: false, schema: 'json' }).errors[0];
-    return { ok: false, problems: [located ? describeYamlError(located, text, 'JSON') : '(file): not valid JSON'] };
+    const located = readYamlDocument(text, { json: true, uniqueKeys: false, maxAliasCount: 0 });
+    const problem = located.ok ? undefined : located.problems[0];
+    return { ok: false, problems: [problem ? describeProblem(problem, text, 'JSON') : '(file): not valid JSON'] };
   }
   // JSON.parse keeps the last of two equal keys without a word: a key store where `secret` appears
   // twice in one key is ambiguous, so it is refused as it is in YAML.
-  const duplicate = parseDocument(text, { logLevel: 'silent', prettyErrors: false, schema: 'json', uniqueKeys: true }).errors.find(
-    (error) => error.code === 'DUPLICATE_KEY',
-  );
-  if (duplicate) return { ok: false, problems: [describeYamlError(duplicate, text, 'JSON')] };
+  const checked = readYamlDocument(text, { json: true, maxAliasCount: 0 });
+  const duplicate = checked.ok ? undefined : checked.problems.find((problem) => problem.code === 'DUPLICATE_KEY');
+  if (duplicate) return { ok: false, problems: [describeProblem(duplicate, text, 'JSON')] };
   return { ok: true, value };
 }
 
@@ -63,13 +58,16 @@ const DESCRIPTIONS: Readonly<Partial<Record<YAMLError['code'], string>>> = {
   RESOURCE_EXHAUSTION: 'aliases that expand too far',
 };
 
-function describeYamlError(error: YAMLError, text: string, format: 'YAML' | 'JSON'): string {
-  const description = DESCRIPTIONS[error.code] ?? `a syntax problem (${error.code})`;
-  return `(file): not valid ${format}${where(text, error.pos[0])}: ${description}`;
+function describeProblem(problem: YamlProblem, text: string, format: 'YAML' | 'JSON'): string {
+  return `(file): not valid ${format}${where(text, problem.offset)}: ${describeYamlCode(problem.code)}`;
+}
+
+export function describeYamlCode(code: YAMLError['code']): string {
+  return DESCRIPTIONS[code] ?? `a syntax problem (${code})`;
 }
 
 /** ` at line L, column C` (1-based) of a character offset. */
-function where(text: string, offset: number): string {
+export function where(text: string, offset: number): string {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const line = before.split('\n').length;
   return ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;

@@ -2,6 +2,7 @@
 // a URL (a broken Host, an absolute-form target it rejects) are answered with a catalog error rather
 // than the adapter's plain-text 400.
 import http from 'node:http';
+import https from 'node:https';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
@@ -34,6 +35,8 @@ export interface HttpServerOptions {
   readonly continueOnRead?: boolean;
   /** Bounds the connections the server holds; unbounded when omitted (the emulator). */
   readonly connections?: ListenerConnections;
+  /** Serve HTTPS with this certificate and key (replaced later with the server's setSecureContext). */
+  readonly tls?: { readonly cert: string; readonly key: string };
 }
 
 export function createHttpServer(app: FetchApp, options: HttpServerOptions): http.Server {
@@ -50,12 +53,13 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
   // With its own refusals, the server refuses an HTTP/1.1 request without Host itself (logged, counted,
   // a trace id), instead of Node's bare 400; and what Node lets through but must be refused.
   const serverOptions = { connectionsCheckingInterval: 1000, ...options.serverOptions, ...(onParserRefusal ? { requireHostHeader: false } : {}) };
-  const server = http.createServer(serverOptions, (incoming, outgoing) => {
+  const handle = (incoming: http.IncomingMessage, outgoing: http.ServerResponse): void => {
     const refusal = onParserRefusal ? requestHeadRefusal(incoming) : null;
     if (refusal) return refuseRequest(outgoing, onParserRefusal!(refusal));
     if (options.bypass?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
-  });
+  };
+  const server: http.Server = options.tls ? https.createServer({ ...serverOptions, ...options.tls }, handle) : http.createServer(serverOptions, handle);
   trackAnswers(server);
   if (options.connections) {
     const full = SIDECAR_ERRORS.ConnectionsFull;

@@ -7,7 +7,17 @@ import AdmZip from 'adm-zip';
 import { ExternalSecret } from '@kubernetes-models/external-secrets/external-secrets.io/v1beta1/ExternalSecret';
 import { PodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
+import { Certificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
+import { Issuer } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer';
+import { MutatingWebhookConfiguration } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhookConfiguration';
+import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
+import { ReplicaSet } from 'kubernetes-models/apps/v1/ReplicaSet';
+import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
+import { Job } from 'kubernetes-models/batch/v1/Job';
+import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Secret } from 'kubernetes-models/v1/Secret';
@@ -34,6 +44,16 @@ export function kubeTool(name: 'helm' | 'kubectl'): string {
 type Model = { validate(): void };
 const MODELS: Record<string, new (data: never) => Model> = {
   'apps/v1/Deployment': Deployment,
+  'apps/v1/StatefulSet': StatefulSet,
+  'apps/v1/DaemonSet': DaemonSet,
+  'apps/v1/ReplicaSet': ReplicaSet,
+  'batch/v1/Job': Job,
+  'batch/v1/CronJob': CronJob,
+  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'v1/ServiceAccount': ServiceAccount,
+  'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': MutatingWebhookConfiguration,
+  'cert-manager.io/v1/Certificate': Certificate,
+  'cert-manager.io/v1/Issuer': Issuer,
   'v1/Service': Service,
   'v1/Secret': Secret,
   'v1/ConfigMap': ConfigMap,

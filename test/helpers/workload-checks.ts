@@ -57,7 +57,11 @@ export function imageScript(): string {
 
 /** Runs every check on the sidecar of a Deployment; returns where the sidecar was found. */
 export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject, expectedMode: 'native' | 'classic'): Container {
-  const pod = (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec;
+  return checkSidecarPod(t, (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec, expectedMode);
+}
+
+/** Runs every check on the sidecar of a pod spec; returns the sidecar. */
+export function checkSidecarPod(t: ExecutionContext, pod: PodSpec, expectedMode: 'native' | 'classic'): Container {
   const inInit = pod.initContainers?.find((c) => c.name === 'sfd-sidecar');
   const inMain = pod.containers.find((c) => c.name === 'sfd-sidecar');
   const sidecar = (inInit ?? inMain)!;
@@ -77,9 +81,10 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
   const env = Object.fromEntries((sidecar.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
   t.regex(env.SFD_LISTEN ?? '', /^127\.0\.0\.1:\d+$/, 'the signing port is bound to loopback only');
   const adminPort = Number((env.SFD_ADMIN_LISTEN ?? '').split(':').pop());
-  t.is(sidecar.ports?.find((p) => p.name === 'admin')?.containerPort, adminPort, 'the admin port is named admin');
+  const adminName = sidecar.ports?.find((p) => p.containerPort === adminPort)?.name;
+  t.truthy(adminName, 'the admin port is a named container port');
   t.false((sidecar.ports ?? []).some((p) => p.containerPort === Number(env.SFD_LISTEN?.split(':').pop())), 'the signing port is not a container port');
-  for (const probe of [sidecar.startupProbe, sidecar.readinessProbe, sidecar.livenessProbe]) t.is(probe?.httpGet?.port, 'admin', 'probes on the admin port');
+  for (const probe of [sidecar.startupProbe, sidecar.readinessProbe, sidecar.livenessProbe]) t.is(probe?.httpGet?.port, adminName, 'probes on the admin port');
   t.is(sidecar.startupProbe?.httpGet?.path, '/readyz');
   for (const mount of sidecar.volumeMounts ?? []) {
     t.is(mount.subPath, undefined, `${mount.name} is not mounted with subPath`);
@@ -87,7 +92,9 @@ export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject,
     if (mount.mountPath === env.SFD_NOTIFY_DEAD_LETTER_DIR) t.falsy(mount.readOnly, `${mount.name} is writable`);
     else t.true(mount.readOnly, `${mount.name} is read-only`);
   }
-  t.true(env.SFD_KEYSTORE_FILE?.startsWith((sidecar.volumeMounts ?? []).find((m) => m.name === 'sfd-keystore')!.mountPath), 'the key store is in the mounted directory');
+  const keystoreMount = (sidecar.volumeMounts ?? []).find((m) => env.SFD_KEYSTORE_FILE?.startsWith(`${m.mountPath}/`));
+  t.truthy(keystoreMount, 'the key store is in a mounted directory');
+  t.is(keystoreMount?.subPath, undefined, 'mounted without subPath');
   const context = sidecar.securityContext ?? {};
   t.like(context, { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
   const seccomp = (context.seccompProfile ?? pod.securityContext?.seccompProfile) as { type?: string } | undefined;

@@ -1,0 +1,33 @@
+// The pod annotations the injection reads (`sfd-sidecar.io/...` overrides of the defaults) and writes
+// (what it did). Any other annotation under the prefix is a mistake worth naming: a typo would
+// otherwise be ignored without a word.
+
+export const PREFIX = 'sfd-sidecar.io/';
+
+export const ANNOTATIONS = {
+  /** "true" or "false": inject this pod, or leave it alone. */
+  inject: `${PREFIX}inject`,
+  /** The Secret holding the key store, in the pod's namespace. */
+  keystoreSecret: `${PREFIX}keystore-secret`,
+  profile: `${PREFIX}profile`,
+  upstreamUrl: `${PREFIX}upstream-url`,
+  /** The signing port on 127.0.0.1. */
+  listenPort: `${PREFIX}listen-port`,
+  signatureVersion: `${PREFIX}signature-version`,
+  /** native (an init container with restartPolicy Always, Kubernetes 1.29+) or classic. */
+  mode: `${PREFIX}mode`,
+  /** Written: `injected` once the sidecar is in the pod. */
+  status: `${PREFIX}status`,
+  /** Written: the ports the sidecar listens on, `signing=P,admin=Q`. */
+  ports: `${PREFIX}ports`,
+} as const;
+
+/** The label an injected pod carries: what a PodMonitor selects. */
+export const INJECTED_LABEL = `${PREFIX}injected`;
+
+const KNOWN = new Set<string>(Object.values(ANNOTATIONS));
+
+/** The annotations under the prefix that mean nothing here, in the order found. */
+export function unknownAnnotations(annotations: Readonly<Record<string, string>>): string[] {
+  return Object.keys(annotations).filter((name) => name.startsWith(PREFIX) && !KNOWN.has(name));
+}

@@ -1,0 +1,80 @@
+// The sidecar container and its key store volume, as injected into any pod. It runs as its own user
+// (the image's nonroot, 65532), whatever the pod's securityContext says or omits, with the restricted
+// profile; the key store Secret is mounted read-only as a directory (never with subPath, which would
+// freeze it at the first version) with files every user of the container may read: the volume is
+// mounted in this container only, so no other container sees them.
+import { SETTINGS } from '../config/settings.js';
+import type { Container, Volume } from './pod.js';
+import type { PodOptions } from './injection-options.js';
+
+export const SIDECAR_NAME = 'sfd-sidecar';
+export const KEYSTORE_VOLUME = 'sfd-sidecar-keystore';
+export const ADMIN_PORT_NAME = 'sfd-admin';
+export const KEYSTORE_MOUNT = '/etc/sfd-sidecar/keys';
+/** The image's user and group (distroless nonroot). */
+export const SIDECAR_USER = 65532;
+/** r--r--r--: readable by the sidecar's user whether or not the pod sets fsGroup. */
+export const KEYSTORE_FILE_MODE = 0o444;
+/** Node and the entry script in the image, for the classic form's postStart hook. */
+const IMAGE_NODE = '/nodejs/bin/node';
+const IMAGE_SCRIPT = '/app/dist/src/main.js';
+/** The startup probe's window: the application waits this long at most for the sidecar. */
+const STARTUP_PERIOD_SECONDS = 1;
+const STARTUP_FAILURE_THRESHOLD = 30;
+/** A classic sidecar gets SIGTERM with the application and serves its last calls for this long. */
+const CLASSIC_SHUTDOWN_DELAY_MS = 5000;
+
+export function sidecarContainer(options: PodOptions, ports: { readonly signing: number; readonly admin: number }): Container {
+  const env = [
+    { name: 'SFD_LISTEN', value: `127.0.0.1:${ports.signing}` },
+    { name: 'SFD_ADMIN_LISTEN', value: `:${ports.admin}` },
+    { name: 'SFD_KEYSTORE_FILE', value: `${KEYSTORE_MOUNT}/${options.keystoreKey}` },
+    { name: 'SFD_PROFILE', value: options.profile },
+    ...(options.upstreamUrl === null ? [] : [{ name: 'SFD_UPSTREAM_URL', value: options.upstreamUrl }]),
+    ...(options.signatureVersion === null ? [] : [{ name: 'SFD_SIGNATURE_VERSION', value: options.signatureVersion }]),
+    ...(options.mode === 'classic' ? [{ name: 'SFD_SHUTDOWN_DELAY_MS', value: String(CLASSIC_SHUTDOWN_DELAY_MS) }] : []),
+  ];
+  const probe = (path: string) => ({ httpGet: { path, port: ADMIN_PORT_NAME } });
+  return {
+    name: SIDECAR_NAME,
+    image: options.image,
+    imagePullPolicy: 'IfNotPresent',
+    ...(options.mode === 'native' ? { restartPolicy: 'Always' } : {}),
+    env,
+    ports: [{ name: ADMIN_PORT_NAME, containerPort: ports.admin, protocol: 'TCP' }],
+    startupProbe: { ...probe('/readyz'), periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold: STARTUP_FAILURE_THRESHOLD },
+    readinessProbe: { ...probe('/readyz'), periodSeconds: 5 },
+    livenessProbe: { ...probe('/healthz'), periodSeconds: 10, failureThreshold: 3 },
+    // Classic: the kubelet starts the next container (the application) once this hook has returned.
+    ...(options.mode === 'classic'
+      ? {
+          lifecycle: {
+            postStart: {
+              exec: { command: [IMAGE_NODE, IMAGE_SCRIPT, 'wait-ready', '--timeout-ms', String(STARTUP_PERIOD_SECONDS * STARTUP_FAILURE_THRESHOLD * 1000)] },
+            },
+          },
+        }
+      : {}),
+    volumeMounts: [{ name: KEYSTORE_VOLUME, mountPath: KEYSTORE_MOUNT, readOnly: true }],
+    securityContext: {
+      runAsNonRoot: true,
+      runAsUser: SIDECAR_USER,
+      runAsGroup: SIDECAR_USER,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+      seccompProfile: { type: 'RuntimeDefault' },
+    },
+    resources: { requests: { cpu: '50m', memory: '96Mi' }, limits: { memory: '192Mi' } },
+  };
+}
+
+export function keystoreVolume(secretName: string): Volume {
+  return { name: KEYSTORE_VOLUME, secret: { secretName, defaultMode: KEYSTORE_FILE_MODE } };
+}
+
+/** The grace period a pod needs for the sidecar to drain (the classic form serves on first). */
+export function shutdownNeedsSeconds(options: PodOptions): number {
+  const drainMs = Number(SETTINGS.shutdownTimeoutMs.defaultText);
+  return ((options.mode === 'classic' ? CLASSIC_SHUTDOWN_DELAY_MS : 0) + drainMs) / 1000;
+}

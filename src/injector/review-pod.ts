@@ -1,0 +1,51 @@
+// What the webhook answers for one review: the Pod with the sidecar as a JSON patch, the Pod unchanged
+// when it is not to be touched, or a refusal naming why. The decisions are injectPod's, the same as
+// `sfd-sidecar inject` prints; unknown sfd-sidecar.io/ annotations are warnings here, not errors.
+import { injectPod, type OptIn } from '../inject/inject-pod.js';
+import type { InjectionOptions } from '../inject/injection-options.js';
+import type { PodTemplate } from '../inject/pod.js';
+import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
+import { patchBetween } from '../inject/json-patch.js';
+
+export type ReviewResult = 'injected' | 'skipped' | 'refused' | 'ignored';
+
+/** Warnings the API server passes to the client (kubectl prints them). */
+const prefix = (text: string): string => `sfd-sidecar: ${text}`;
+
+export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions, optIn: OptIn): { response: AdmissionResponse; result: ReviewResult; pod: string } {
+  const allow = (warnings: string[] = []): AdmissionResponse => ({ uid: request.uid, allowed: true, ...(warnings.length > 0 ? { warnings } : {}) });
+  const pod = request.object as PodTemplate | undefined;
+  const name = describePod(request);
+  if (request.kind?.kind !== 'Pod' || pod === null || typeof pod !== 'object' || !Array.isArray(pod.spec?.containers)) {
+    return { response: allow([prefix('not a Pod with containers; left unchanged')]), result: 'ignored', pod: name };
+  }
+  if (request.operation !== undefined && request.operation !== 'CREATE') return { response: allow(), result: 'ignored', pod: name };
+  const injection = injectPod(pod, defaults, optIn);
+  const warnings = injection.unknownAnnotations.map((annotation) => prefix(`unknown annotation ${annotation}; it is ignored`));
+  switch (injection.outcome) {
+    case 'skipped':
+      return { response: allow(warnings), result: 'skipped', pod: name };
+    case 'refused':
+      return {
+        response: { uid: request.uid, allowed: false, status: { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${injection.problems.join('; ')}` }, ...(warnings.length > 0 ? { warnings } : {}) },
+        result: 'refused',
+        pod: name,
+      };
+    case 'injected': {
+      const patch = patchBetween(pod, injection.template);
+      const notes = [...warnings, ...injection.notes.map(prefix)];
+      return {
+        response: { uid: request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), ...(notes.length > 0 ? { warnings: notes } : {}) },
+        result: 'injected',
+        pod: name,
+      };
+    }
+  }
+}
+
+/** `Pod NAME in NAMESPACE`; a Pod being created may have only a generateName. */
+function describePod(request: AdmissionRequest): string {
+  const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)?.metadata;
+  const name = typeof metadata?.name === 'string' ? metadata.name : typeof metadata?.generateName === 'string' ? `${metadata.generateName}*` : '(no name)';
+  return `Pod ${name}${request.namespace ? ` in ${request.namespace}` : ''}`;
+}

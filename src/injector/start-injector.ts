@@ -1,0 +1,104 @@
+// Builds and starts the injector: the webhook on HTTPS (its certificate re-read when it changes) and
+// the admin listener (/healthz, /readyz, /metrics) as the sidecar has it.
+import type { AddressInfo } from 'node:net';
+import type { Server as HttpsServer } from 'node:https';
+import { ADMIN_METHODS, createAdminApp } from '../admin/create-admin-app.js';
+import type { Limits } from '../config/limits-config.js';
+import type { ListenAddress } from '../config/parsers.js';
+import type { InjectionOptions } from '../inject/injection-options.js';
+import { observeConnections } from '../observability/connection-observer.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
+import { callerLimitOptions } from '../server/caller-limits.js';
+import { catalogRefusalAnswer } from '../server/catalog-refusal-answer.js';
+import { createHttpServer } from '../server/create-http-server.js';
+import { closeGracefully, formatAddress, listen } from '../server/listen.js';
+import { SIDECAR_ERRORS, errorBody } from '../errors.js';
+import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import { createInjectorApp } from './create-injector-app.js';
+import { watchTlsFiles, type TlsFiles, type TlsPair } from './tls-files.js';
+
+export interface InjectorOptions {
+  readonly listen: ListenAddress;
+  readonly adminListen: ListenAddress;
+  readonly defaults: InjectionOptions;
+  readonly tls: TlsFiles & { readonly initial: TlsPair; readonly reloadIntervalMs: number };
+  readonly limits: Limits;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+  readonly now: () => number;
+}
+
+export interface RunningInjector {
+  readonly address: AddressInfo;
+  readonly adminAddress: AddressInfo;
+  close(drainMs: number): Promise<void>;
+}
+
+export async function startInjector(options: InjectorOptions): Promise<RunningInjector> {
+  const { logger, metrics, limits } = options;
+  const reviews = metrics.counters.sfd_injector_reviews_total;
+  const duration = metrics.histograms.sfd_injector_review_duration_seconds;
+  const app = createInjectorApp({
+    defaults: options.defaults,
+    logger,
+    minBodyBytesPerSecond: limits.clientMinBodyBytesPerSecond,
+    observe: (result, seconds) => {
+      reviews.inc({ result });
+      duration.observe(seconds);
+    },
+  });
+  const unparsable = (): { status: number; body: string; headers: Record<string, string> } => {
+    const spec = SIDECAR_ERRORS.BadRequest;
+    return { status: spec.status, body: errorBody(spec), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': newTraceId() } };
+  };
+  const observed = { metrics, logger, now: options.now };
+  let certificate = options.tls.initial;
+  metrics.observeCertificateExpiry(() => Date.parse(certificate.validTo));
+  const server = createHttpServer(app, {
+    onUnparsable: unparsable,
+    onParserRefusal: catalogRefusalAnswer({ logger, listener: 'injector', allow: 'POST' }),
+    serverOptions: callerLimitOptions(limits),
+    continueOnRead: true,
+    tls: { cert: certificate.cert, key: certificate.key },
+    connections: observeConnections({ ...observed, listener: 'injector', setting: 'SFD_MAX_CONNECTIONS', maxConnections: limits.maxConnections }),
+  }) as HttpsServer;
+  const readiness = () => ({ ready: server.listening, reasons: server.listening ? [] : ['the webhook listener is not bound'], keystore: undefined });
+  const admin = createHttpServer(
+    createAdminApp({ readiness, metrics: async () => ({ body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }), logger }),
+    {
+      onUnparsable: unparsable,
+      onParserRefusal: catalogRefusalAnswer({ logger, listener: 'admin', allow: ADMIN_METHODS }),
+      serverOptions: callerLimitOptions(limits),
+      continueOnRead: true,
+      connections: observeConnections({ ...observed, listener: 'admin', setting: 'SFD_ADMIN_MAX_CONNECTIONS', maxConnections: limits.adminMaxConnections }),
+    },
+  );
+  const adminAddress = await listen(admin, options.adminListen, 'SFD_ADMIN_LISTEN');
+  let address: AddressInfo;
+  try {
+    address = await listen(server, options.listen, 'SFD_INJECTOR_LISTEN');
+  } catch (error) {
+    await closeGracefully(admin, 0);
+    throw error;
+  }
+  const stopWatching = watchTlsFiles(options.tls, {
+    logger,
+    current: certificate,
+    intervalMs: options.tls.reloadIntervalMs,
+    use: (pair) => {
+      certificate = pair;
+      server.setSecureContext({ cert: pair.cert, key: pair.key });
+    },
+  });
+  logger.info('injector listening', { webhook: formatAddress(address), admin: formatAddress(adminAddress), certificateValidTo: certificate.validTo, image: options.defaults.image });
+  return {
+    address,
+    adminAddress,
+    async close(drainMs) {
+      stopWatching();
+      await closeGracefully(server, drainMs);
+      await closeGracefully(admin, 0);
+    },
+  };
+}

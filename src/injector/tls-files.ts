@@ -1,0 +1,86 @@
+// The webhook's certificate and key, read from files and re-read when they change: cert-manager and
+// the kubelet renew them by swapping a Secret volume's `..data` symlink, so the directory is watched,
+// with a timer as a backstop. A pair that does not load (half-written, mismatched) never replaces the
+// one in use.
+import { watch, type FSWatcher } from 'node:fs';
+import { X509Certificate, createPrivateKey } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
+import { dirname } from 'node:path';
+import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
+import type { Logger } from '../observability/logger.js';
+
+export interface TlsPair {
+  readonly cert: string;
+  readonly key: string;
+  /** When the certificate stops being valid (ISO 8601). */
+  readonly validTo: string;
+}
+
+export interface TlsFiles {
+  readonly certFile: string;
+  readonly keyFile: string;
+  readonly readFile: (path: string, maxBytes: number) => Promise<string>;
+}
+
+/** The pair in the files, or why it cannot be used (never the files' text). */
+export async function loadTlsPair(files: TlsFiles): Promise<{ ok: true; pair: TlsPair } | { ok: false; problem: string }> {
+  const read = async (path: string): Promise<string | { problem: string }> => {
+    try {
+      return await files.readFile(path, FILE_LIMITS.caBundle);
+    } catch (error) {
+      return { problem: `${path}: ${describeFileProblem(error)}` };
+    }
+  };
+  const [cert, key] = await Promise.all([read(files.certFile), read(files.keyFile)]);
+  if (typeof cert !== 'string') return { ok: false, problem: cert.problem };
+  if (typeof key !== 'string') return { ok: false, problem: key.problem };
+  let validTo: string;
+  try {
+    validTo = new Date(new X509Certificate(cert).validTo).toISOString();
+  } catch {
+    return { ok: false, problem: `${files.certFile}: not a PEM certificate` };
+  }
+  try {
+    createPrivateKey(key);
+    createSecureContext({ cert, key });
+  } catch {
+    return { ok: false, problem: `${files.keyFile}: not a PEM private key for that certificate` };
+  }
+  return { ok: true, pair: { cert, key, validTo } };
+}
+
+/** Watches the files and hands every new pair that loads to `use`; returns a stop function. */
+export function watchTlsFiles(files: TlsFiles, options: { logger: Logger; use: (pair: TlsPair) => void; intervalMs: number; current: TlsPair }): () => void {
+  let current = options.current;
+  let debounce: NodeJS.Timeout | undefined;
+  const reload = async (): Promise<void> => {
+    const loaded = await loadTlsPair(files);
+    if (!loaded.ok) return void options.logger.warn('webhook certificate not reloaded; keeping the one in use', { problem: loaded.problem });
+    if (loaded.pair.cert === current.cert && loaded.pair.key === current.key) return;
+    current = loaded.pair;
+    options.use(loaded.pair);
+    options.logger.info('webhook certificate reloaded', { validTo: loaded.pair.validTo });
+  };
+  const schedule = (): void => {
+    clearTimeout(debounce);
+    debounce = setTimeout(() => void reload(), 200);
+    debounce.unref();
+  };
+  const watchers: FSWatcher[] = [];
+  for (const dir of new Set([dirname(files.certFile), dirname(files.keyFile)])) {
+    try {
+      const watcher = watch(dir, { persistent: false }, schedule);
+      watcher.on('error', () => watcher.close());
+      watchers.push(watcher);
+    } catch {
+      // The timer still re-reads the files.
+    }
+  }
+  const timer = setInterval(() => void reload(), options.intervalMs);
+  timer.unref();
+  return () => {
+    clearTimeout(debounce);
+    clearInterval(timer);
+    for (const watcher of watchers) watcher.close();
+  };
+}

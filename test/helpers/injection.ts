@@ -1,0 +1,28 @@
+// Injection defaults for tests, and the way to find the sidecar in a pod template.
+import type { InjectionOptions } from '../../src/inject/injection-options.js';
+import type { Container, PodTemplate } from '../../src/inject/pod.js';
+
+export const DEFAULTS: InjectionOptions = Object.freeze({
+  image: 'ghcr.io/example/sfd-sidecar:0.1.0',
+  keystoreSecret: 'sfd-keys',
+  keystoreKey: 'keystore.json',
+  profile: 'default',
+  upstreamUrl: 'https://base-api.swiftfederation.com',
+  signatureVersion: null,
+  mode: 'native',
+  signingPort: 8080,
+  adminPort: 9090,
+});
+
+export function sidecarOf(template: PodTemplate): Container | undefined {
+  return [...(template.spec.initContainers ?? []), ...template.spec.containers].find((c) => c.name === 'sfd-sidecar');
+}
+
+export function envOf(container: Container | undefined): Record<string, string> {
+  return Object.fromEntries((container?.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+}
+
+export const pod = (spec: Partial<PodTemplate['spec']> = {}, annotations?: Record<string, string>): PodTemplate => ({
+  metadata: { labels: { app: 'x' }, ...(annotations ? { annotations } : {}) },
+  spec: { containers: [{ name: 'app', image: 'example/app:1' }], ...spec },
+});

@@ -1,0 +1,73 @@
+// A real injector on port 0 with a self-signed certificate, and a client that posts AdmissionReviews
+// over HTTPS trusting that certificate.
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
+import { readRegularFile } from '../../src/files/regular-file.js';
+import type { InjectionOptions } from '../../src/inject/injection-options.js';
+import { startInjector, type RunningInjector } from '../../src/injector/start-injector.js';
+import { loadTlsPair } from '../../src/injector/tls-files.js';
+import { createMetrics } from '../../src/observability/metrics.js';
+import { DEFAULTS } from './injection.js';
+import { captureLogs, type CapturedLogs } from './log-capture.js';
+import { selfSignedCertificate } from './tls-server.js';
+
+export interface InjectorStack {
+  readonly injector: RunningInjector;
+  readonly logs: CapturedLogs;
+  /** The directory holding cert.pem and key.pem (replace them to renew). */
+  readonly tlsDir: string;
+  readonly adminUrl: string;
+  post(path: string, body: string | Buffer, ca?: string): Promise<{ status: number; body: string; certificate: string }>;
+  ca(): string;
+}
+
+export async function startInjectorStack(t: ExecutionContext, defaults: InjectionOptions = DEFAULTS): Promise<InjectorStack> {
+  const made = await selfSignedCertificate('localhost');
+  const tlsDir = mkdtempSync(join(tmpdir(), 'sfd-injector-tls-'));
+  copyFileSync(made.certFile, join(tlsDir, 'cert.pem'));
+  copyFileSync(made.keyFile, join(tlsDir, 'key.pem'));
+  const files = { certFile: join(tlsDir, 'cert.pem'), keyFile: join(tlsDir, 'key.pem'), readFile: readRegularFile };
+  const loaded = await loadTlsPair(files);
+  if (!loaded.ok) throw new Error(loaded.problem);
+  const logs = captureLogs();
+  const injector = await startInjector({
+    listen: { host: '127.0.0.1', port: 0 },
+    adminListen: { host: '127.0.0.1', port: 0 },
+    defaults,
+    tls: { ...files, initial: loaded.pair, reloadIntervalMs: 60_000 },
+    limits: DEFAULT_LIMITS,
+    logger: logs.logger,
+    metrics: createMetrics('injector'),
+    now: Date.now,
+  });
+  t.teardown(() => injector.close(0));
+  const ca = readFileSync(files.certFile, 'utf8');
+  return {
+    injector,
+    logs,
+    tlsDir,
+    adminUrl: `http://127.0.0.1:${injector.adminAddress.port}`,
+    ca: () => ca,
+    post(path, body, trusted = ca) {
+      return new Promise((resolve, reject) => {
+        const request = https.request(
+          { host: '127.0.0.1', servername: 'localhost', port: injector.address.port, path, method: 'POST', ca: trusted, agent: false, headers: { 'Content-Type': 'application/json' } },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () => {
+              const socket = response.socket as unknown as { getPeerCertificate(): { fingerprint256: string } };
+              resolve({ status: response.statusCode ?? 0, body: text, certificate: socket.getPeerCertificate().fingerprint256 });
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    },
+  };
+}
