@@ -1,7 +1,9 @@
 // Parsers for the profile settings (issue #3): profile names, the profile header, the allowed list.
 import { fail, ok, type Parsed } from './parsers.js';
 
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+/** A profile name: the one pattern every reader of one (settings, key store, header, chart) uses. */
+export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+const PROFILE_NAME = PROFILE_NAME_PATTERN;
 const PROFILE_ALLOWED = 'a profile name: letters, digits, dot, dash and underscore, at most 63';
 
 /** Headers the sidecar sets or drops itself cannot carry a profile choice. */

@@ -16,6 +16,10 @@ export const ANNOTATIONS = {
   signatureVersion: `${PREFIX}signature-version`,
   /** native (an init container with restartPolicy Always, Kubernetes 1.29+) or classic. */
   mode: `${PREFIX}mode`,
+  /** A ConfigMap in the pod's namespace whose entries are more SFD_* settings of the sidecar. */
+  envConfigMap: `${PREFIX}env-config-map`,
+  /** A Secret in the pod's namespace whose entries are more SFD_* settings (credentials, tokens). */
+  envSecret: `${PREFIX}env-secret`,
   /** Written: `injected` once the sidecar is in the pod. */
   status: `${PREFIX}status`,
   /** Written: the ports the sidecar listens on, `signing=P,admin=Q`. */

@@ -28,13 +28,17 @@ export interface InjectionOptions {
 /** The options for one pod and whether its signing port was chosen by its annotation. */
 export interface PodOptions extends InjectionOptions {
   readonly signingPortFromAnnotation: boolean;
+  /** More settings for the sidecar, from a ConfigMap and a Secret the pod names. */
+  readonly envConfigMap: string | null;
+  readonly envSecret: string | null;
 }
 
 /** A Kubernetes object name (RFC 1123 subdomain), as a Secret's name must be. */
 const OBJECT_NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
+/** The name of a Secret or ConfigMap. */
 export const parseSecretName = (raw: string): Parsed<string> =>
-  OBJECT_NAME.test(raw.trim()) ? { ok: true, value: raw.trim() } : { ok: false, allowed: 'a Secret name: lower-case letters, digits, - and ., at most 253' };
+  OBJECT_NAME.test(raw.trim()) ? { ok: true, value: raw.trim() } : { ok: false, allowed: 'an object name: lower-case letters, digits, - and ., at most 253' };
 
 const parsePort = parseInteger(1, 65535);
 
@@ -62,6 +66,8 @@ export function optionsForPod(defaults: InjectionOptions, annotations: Readonly<
     mode: read(ANNOTATIONS.mode, parseOneOf(INJECTION_MODES), defaults.mode),
     signingPort: read(ANNOTATIONS.listenPort, parsePort, defaults.signingPort),
     signingPortFromAnnotation: annotations[ANNOTATIONS.listenPort] !== undefined,
+    envConfigMap: read(ANNOTATIONS.envConfigMap, parseSecretName, null),
+    envSecret: read(ANNOTATIONS.envSecret, parseSecretName, null),
   };
   if (options.keystoreSecret === null) {
     problems.push(`no key store Secret: set ${ANNOTATIONS.keystoreSecret} on the pod, or --keystore-secret (SFD_KEYSTORE_SECRET) for all`);

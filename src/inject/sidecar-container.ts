@@ -40,6 +40,15 @@ export function sidecarContainer(options: PodOptions, ports: { readonly signing:
     image: options.image,
     imagePullPolicy: 'IfNotPresent',
     ...(options.mode === 'native' ? { restartPolicy: 'Always' } : {}),
+    // The pod's own settings first: the injection's (listen addresses, key store) win over them.
+    ...(options.envConfigMap || options.envSecret
+      ? {
+          envFrom: [
+            ...(options.envConfigMap ? [{ configMapRef: { name: options.envConfigMap } }] : []),
+            ...(options.envSecret ? [{ secretRef: { name: options.envSecret } }] : []),
+          ],
+        }
+      : {}),
     env,
     ports: [{ name: ADMIN_PORT_NAME, containerPort: ports.admin, protocol: 'TCP' }],
     startupProbe: { ...probe('/readyz'), periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold: STARTUP_FAILURE_THRESHOLD },

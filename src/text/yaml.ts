@@ -1,6 +1,6 @@
 // YAML, read and written through one library: the only module that imports yaml. Readers here never
 // let the library print (its warnings quote the text) and report problems by position only.
-import { parseAllDocuments, parseDocument, type Document, type YAMLError } from 'yaml';
+import { parseAllDocuments, parseDocument, stringify, type Document, type YAMLError } from 'yaml';
 
 export type { YAMLError };
 
@@ -76,4 +76,9 @@ export function readYamlStream(text: string): YamlStream {
         .join('');
     },
   };
+}
+
+/** A value as a YAML document (generated files). */
+export function toYaml(value: unknown): string {
+  return stringify(value, { lineWidth: 0 });
 }

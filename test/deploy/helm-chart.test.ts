@@ -1,5 +1,8 @@
-// The Helm chart, validated offline: helm lint --strict and helm template for every ci/*-values.yaml,
-// every rendered object checked against the Kubernetes schemas, and the checks that matter here.
+// The Helm chart installs the injector, validated offline: helm lint --strict and helm template with the
+// defaults plus keystore.existingSecret and with every ci/*-values.yaml, each rendered object checked
+// against the Kubernetes schemas, and the webhook's selectors evaluated against the pods and namespaces
+// they must and must not match. There is no API server here: whether the API server calls the webhook
+// and applies its patch is not proven (the webhook's own tests run it over HTTPS).
 import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,127 +10,177 @@ import test from 'ava';
 import { parseAllDocuments, parse } from 'yaml';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
-import { checkSidecarWorkload } from '../helpers/workload-checks.js';
 
 const CHART = 'helm/sfd-sidecar';
 const scenarios = readdirSync(join(REPO_ROOT, CHART, 'ci')).filter((f) => f.endsWith('-values.yaml'));
 
 function render(args: string[]): { objects: K8sObject[]; code: number | null; stderr: string } {
-  const result = runTool(kubeTool('helm'), ['template', 'release', CHART, ...args]);
+  const result = runTool(kubeTool('helm'), ['template', 'release', CHART, '--namespace', 'sfd-system', ...args]);
   const objects = result.code === 0 ? parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject).filter((o) => o !== null) : [];
   return { objects, code: result.code, stderr: result.stderr };
 }
 
+interface Selector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
+}
+
+/** A Kubernetes label selector, as the API server evaluates it. */
+function selects(selector: Selector, labels: Record<string, string>): boolean {
+  const byLabel = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
+  return byLabel && (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+    switch (operator) {
+      case 'In':
+        return key in labels && values.includes(labels[key]!);
+      case 'NotIn':
+        return !(key in labels) || !values.includes(labels[key]!);
+      case 'Exists':
+        return key in labels;
+      case 'DoesNotExist':
+        return !(key in labels);
+    }
+  });
+}
+
+interface Webhook {
+  name: string;
+  sideEffects: string;
+  failurePolicy: string;
+  timeoutSeconds: number;
+  admissionReviewVersions: string[];
+  clientConfig: { service: { name: string; namespace: string; path: string; port: number }; caBundle?: string };
+  namespaceSelector: Selector;
+  objectSelector: Selector;
+  rules: { operations: string[]; resources: string[] }[];
+}
+
+const webhooksOf = (objects: K8sObject[]): Webhook[] => (objects.find((o) => o.kind === 'MutatingWebhookConfiguration') as unknown as { webhooks: Webhook[] }).webhooks;
+const injectorPod = (objects: K8sObject[]) =>
+  (objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { replicas: number; template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> & { containers: Record<string, unknown>[] } } } }).spec;
+
 test('the chart ships one scenario per case', (t) => {
-  t.deepEqual(scenarios.sort(), ['classic-values.yaml', 'existing-secret-values.yaml', 'monitoring-values.yaml', 'native-values.yaml', 'relay-values.yaml']);
+  t.deepEqual(scenarios.sort(), ['cert-manager-values.yaml', 'classic-values.yaml', 'existing-secret-values.yaml', 'monitoring-values.yaml']);
+});
+
+test('with only keystore.existingSecret it installs the injector and nothing else: two replicas, a budget, a Service, a webhook', (t) => {
+  const lint = runTool(kubeTool('helm'), ['lint', '--strict', CHART, '--set', 'keystore.existingSecret=sfd-keys']);
+  t.is(lint.code, 0, lint.stdout + lint.stderr);
+  const { objects, code, stderr } = render(['--set', 'keystore.existingSecret=sfd-keys']);
+  t.is(code, 0, stderr);
+  t.deepEqual(objects.map((o) => o.kind).sort(), ['Deployment', 'MutatingWebhookConfiguration', 'PodDisruptionBudget', 'Secret', 'Service']);
+  for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
+  const deployment = injectorPod(objects);
+  t.is(deployment.replicas, 2);
+  const container = deployment.template.spec.containers[0]!;
+  const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
+  t.like(env, { SFD_KEYSTORE_SECRET: 'sfd-keys', SFD_IMAGE: 'ghcr.io/example/sfd-sidecar:0.1.0', SFD_SIDECAR_MODE: 'native', SFD_INJECTOR_LISTEN: ':8443' });
+  t.like(container.securityContext, { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+  t.deepEqual((container.readinessProbe as { httpGet: unknown }).httpGet, { path: '/readyz', port: 'admin' });
+  const secret = objects.find((o) => o.kind === 'Secret') as unknown as { type: string; data: Record<string, string> };
+  t.is(secret.type, 'kubernetes.io/tls');
+  for (const webhook of webhooksOf(objects)) {
+    t.is(webhook.clientConfig.caBundle, secret.data['ca.crt'], 'the webhook trusts the CA that signed the injector\'s certificate');
+    t.like(webhook, { sideEffects: 'None', failurePolicy: 'Ignore', timeoutSeconds: 5, admissionReviewVersions: ['v1'] });
+    t.deepEqual(webhook.rules.map((r) => [r.operations, r.resources]), [[['CREATE'], ['pods']]]);
+    t.like(webhook.clientConfig.service, { name: 'release-sfd-sidecar', namespace: 'sfd-system', port: 443 });
+  }
+  t.deepEqual(webhooksOf(objects).map((w) => w.clientConfig.service.path), ['/mutate', '/mutate/namespace']);
+});
+
+test("the webhook's selectors never match kube-system, the release's namespace or the injector's own pods", (t) => {
+  const { objects } = render(['--set', 'keystore.existingSecret=sfd-keys', '--set', 'webhook.excludeNamespaces={monitoring}']);
+  const [pods, namespaces] = webhooksOf(objects);
+  const ns = (name: string, labels: Record<string, string> = {}) => ({ 'kubernetes.io/metadata.name': name, ...labels });
+  for (const webhook of [pods!, namespaces!]) {
+    for (const name of ['kube-system', 'sfd-system', 'monitoring']) {
+      t.false(selects(webhook.namespaceSelector, ns(name, { 'sfd-sidecar.io/inject': 'enabled' })), `${webhook.name} in ${name}`);
+    }
+    t.false(selects(webhook.objectSelector, injectorPod(objects).template.metadata.labels), `${webhook.name} on the injector`);
+    t.true(selects(webhook.objectSelector, { app: 'web' }));
+  }
+  t.true(selects(pods!.namespaceSelector, ns('shop')), '/mutate sees the pods of every other namespace');
+  t.false(selects(pods!.namespaceSelector, ns('shop', { 'sfd-sidecar.io/inject': 'enabled' })));
+  t.true(selects(namespaces!.namespaceSelector, ns('shop', { 'sfd-sidecar.io/inject': 'enabled' })), '/mutate/namespace sees opted-in namespaces only');
+  t.false(selects(namespaces!.namespaceSelector, ns('shop')));
+  t.is(injectorPod(objects).template.metadata.annotations['sfd-sidecar.io/inject'], 'false');
 });
 
 for (const scenario of scenarios) {
-  test(`${scenario}: helm lint --strict passes and every rendered object is valid and safe`, (t) => {
+  test(`${scenario}: helm lint --strict passes and every rendered object is valid`, (t) => {
     const lint = runTool(kubeTool('helm'), ['lint', '--strict', CHART, '-f', join(CHART, 'ci', scenario)]);
     t.is(lint.code, 0, lint.stdout + lint.stderr);
     const { objects, code, stderr } = render(['-f', join(CHART, 'ci', scenario)]);
     t.is(code, 0, stderr);
     for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
-    const deployment = objects.find((o) => o.kind === 'Deployment')!;
-    checkSidecarWorkload(t, deployment, scenario === 'classic-values.yaml' ? 'classic' : 'native');
-    for (const service of objects.filter((o) => o.kind === 'Service')) {
-      const ports = (service as unknown as { spec: { ports: { targetPort: string }[] } }).spec.ports;
-      t.true(ports.every((p) => p.targetPort === 'admin' || p.targetPort === 'notify'), 'no Service reaches the signing port');
-    }
   });
 }
 
-test('monitoring: the PrometheusRule and the dashboard are those of deploy/', (t) => {
+test('the values people expect reach the injector; signatureVersion 2 is taken as a number or a string', (t) => {
+  const { objects } = render(['-f', join(CHART, 'ci/existing-secret-values.yaml'), '--set', 'fullnameOverride=injector']);
+  const deployment = injectorPod(objects);
+  const spec = deployment.template.spec;
+  t.deepEqual(spec.imagePullSecrets, [{ name: 'registry-credentials' }]);
+  t.like(spec, { priorityClassName: 'system-cluster-critical', nodeSelector: { 'node-role.example.com/system': 'true' } });
+  t.like(deployment.template.metadata, { labels: { team: 'platform' }, annotations: { 'example.com/owner': 'platform' } });
+  const env = JSON.stringify(spec.containers[0]!.env);
+  t.true(env.includes('{"name":"SFD_SIGNATURE_VERSION","value":"2"}'));
+  t.true(env.includes('{"name":"SFD_IMAGE","value":"registry.example.internal/sfd-sidecar:0.1.0"}'));
+  t.true(objects.every((o) => o.metadata.name.startsWith('injector')));
+  t.is(webhooksOf(objects)[0]!.failurePolicy, 'Fail');
+  const asString = render(['--set', 'keystore.existingSecret=k', '--set-string', 'sidecar.signatureVersion=1']);
+  t.true(JSON.stringify(asString.objects).includes('{"name":"SFD_SIGNATURE_VERSION","value":"1"}'), asString.stderr);
+});
+
+test('cert-manager issues the certificate when asked (or when the cluster serves its API), and injects the CA', (t) => {
+  const { objects } = render(['-f', join(CHART, 'ci/cert-manager-values.yaml')]);
+  t.truthy(objects.find((o) => o.kind === 'Certificate'));
+  t.falsy(objects.find((o) => o.kind === 'Secret'), 'no chart-generated Secret');
+  const configuration = objects.find((o) => o.kind === 'MutatingWebhookConfiguration')!;
+  t.is((configuration.metadata.annotations as Record<string, string>)['cert-manager.io/inject-ca-from'], 'sfd-system/release-sfd-sidecar');
+  t.true(webhooksOf(objects).every((w) => w.clientConfig.caBundle === undefined));
+  const detected = render(['--set', 'keystore.existingSecret=k', '--api-versions', 'cert-manager.io/v1']);
+  t.truthy(detected.objects.find((o) => o.kind === 'Certificate'), 'auto: cert-manager when the cluster has it');
+  const certificate = detected.objects.find((o) => o.kind === 'Certificate') as unknown as { spec: { dnsNames: string[] } };
+  t.true(certificate.spec.dnsNames.includes('release-sfd-sidecar.sfd-system.svc'));
+});
+
+test('monitoring: PodMonitors select injected pods and the injector; the rules and the dashboard are those of deploy/', (t) => {
   const { objects } = render(['-f', join(CHART, 'ci/monitoring-values.yaml')]);
+  const monitors = objects.filter((o) => o.kind === 'PodMonitor') as unknown as { spec: { selector: Selector; namespaceSelector?: { any?: boolean }; podMetricsEndpoints: { port: string }[] } }[];
+  const sidecars = monitors.find((m) => m.spec.podMetricsEndpoints[0]!.port === 'sfd-admin')!;
+  t.true(selects(sidecars.spec.selector, { 'sfd-sidecar.io/injected': 'true', app: 'web' }));
+  t.true(sidecars.spec.namespaceSelector?.any);
+  t.true(selects(monitors.find((m) => m !== sidecars)!.spec.selector, injectorPod(objects).template.metadata.labels));
   const rule = objects.find((o) => o.kind === 'PrometheusRule') as unknown as { spec: { groups: unknown } };
   t.deepEqual(rule.spec.groups, (parse(readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8')) as { groups: unknown }).groups);
   const dashboard = objects.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
   t.deepEqual(JSON.parse(dashboard.data['sfd-sidecar-dashboard.json']!), JSON.parse(readFileSync(join(REPO_ROOT, 'deploy/grafana/sfd-sidecar-dashboard.json'), 'utf8')));
-  t.truthy(objects.find((o) => o.kind === 'PodMonitor'));
-  for (const file of ['sfd-sidecar.rules.yaml', 'sfd-sidecar-dashboard.json']) {
-    const original = file.endsWith('.json') ? 'deploy/grafana/' : 'deploy/prometheus/';
-    t.is(readFileSync(join(REPO_ROOT, CHART, 'files', file), 'utf8'), readFileSync(join(REPO_ROOT, original, file), 'utf8'), `${file} copy is current`);
-  }
 });
 
-test('the relay scenario exposes the notify port with its Service, reads the token from a Secret and keeps invalid events in a capped volume', (t) => {
-  const { objects } = render(['-f', join(CHART, 'ci/relay-values.yaml')]);
-  const service = objects.find((o) => o.kind === 'Service' && o.metadata.name.endsWith('-notify'));
-  t.truthy(service);
-  const deployment = JSON.stringify(objects.find((o) => o.kind === 'Deployment'));
-  t.true(deployment.includes('"name":"SFD_NOTIFY_TOKEN","valueFrom":{"secretKeyRef":{"name":"sfd-notify-token","key":"token"}}'));
-  t.true(deployment.includes('{"name":"SFD_NOTIFY_DEAD_LETTER_DIR","value":"/var/lib/sfd-sidecar/dead-letter"},{"name":"SFD_NOTIFY_DEAD_LETTER_MAX_BYTES","value":"67108864"}'));
-  t.true(deployment.includes('{"name":"sfd-dead-letter","mountPath":"/var/lib/sfd-sidecar/dead-letter"}'));
-  t.true(deployment.includes('{"name":"sfd-dead-letter","emptyDir":{"sizeLimit":"128Mi"}}'));
-  // Without the relay there is nothing to keep, whatever deadLetter says.
-  const off = JSON.stringify(render(['-f', join(CHART, 'ci/relay-values.yaml'), '--set', 'notify.enabled=false']).objects);
-  t.false(off.includes('sfd-dead-letter') || off.includes('SFD_NOTIFY_DEAD_LETTER'));
-  // Another volume source replaces the emptyDir, which is set to null; left beside it, the schema says so.
-  const values = (text: string): string => {
-    const file = join(mkdtempSync(join(tmpdir(), 'sfd-values-')), 'values.yaml');
-    writeFileSync(file, text);
-    return file;
-  };
-  const pvc = render(['-f', join(CHART, 'ci/relay-values.yaml'), '-f', values('notify:\n  deadLetter:\n    volume:\n      emptyDir: null\n      persistentVolumeClaim:\n        claimName: letters\n')]);
-  t.true(JSON.stringify(pvc.objects).includes('{"name":"sfd-dead-letter","persistentVolumeClaim":{"claimName":"letters"}}'), pvc.stderr);
-  const both = render(['-f', join(CHART, 'ci/relay-values.yaml'), '-f', values('notify:\n  deadLetter:\n    volume:\n      persistentVolumeClaim:\n        claimName: letters\n')]);
-  t.not(both.code, 0);
-  t.regex(both.stderr, /notify\.deadLetter\.volume: Must have at most 1 properties/);
-});
-
-test('optional features are off by default, and the values schema refuses typos and bad values', (t) => {
-  const defaults = render(['--set', 'keystore.existingSecret=keys']);
-  t.is(defaults.code, 0, defaults.stderr);
-  t.deepEqual(defaults.objects.map((o) => o.kind).sort(), ['Deployment', 'Pod', 'Service']);
+test('typos, a missing key store Secret, and the native form before Kubernetes 1.29 are refused with what to do', (t) => {
   const typo = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mod=classic']);
   t.not(typo.code, 0);
   t.regex(typo.stderr, /additional properties 'mod' not allowed|Additional property mod is not allowed/i);
-  const mode = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mode=ambient']);
-  t.not(mode.code, 0);
-  const secret = render([]);
-  t.not(secret.code, 0);
-  t.regex(secret.stderr, /keystore\.existingSecret is required/);
+  const missing = render([]);
+  t.not(missing.code, 0);
+  t.regex(missing.stderr, /keystore/);
+  const old = render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.27.0']);
+  t.not(old.code, 0);
+  t.regex(old.stderr, /sidecar\.mode native needs Kubernetes 1\.29 or later .*set sidecar\.mode=classic/);
+  t.is(render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.27.0', '--set', 'sidecar.mode=classic']).code, 0);
+  const version = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.signatureVersion=3']);
+  t.not(version.code, 0);
 });
 
-test('the shutdown delay: 5000 ms in classic mode, 0 in native mode, a set value wins, and a grace period that cannot cover it with the drain is refused', (t) => {
-  const delay = (args: string[]): string | undefined => {
-    const { objects, code, stderr } = render(['--set', 'keystore.existingSecret=keys', ...args]);
-    t.is(code, 0, stderr);
-    const env = JSON.stringify(objects.find((o) => o.kind === 'Deployment'));
-    return /"name":"SFD_SHUTDOWN_DELAY_MS","value":"(\d+)"/.exec(env)?.[1];
-  };
-  t.is(delay(['--set', 'sidecar.mode=classic']), '5000');
-  t.is(delay([]), '0');
-  t.is(delay(['--set', 'sidecar.mode=classic', '--set', 'sidecar.shutdownDelayMs=0']), '0');
-  t.is(delay(['--set', 'sidecar.shutdownDelayMs=2500']), '2500');
-  const short = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mode=classic', '--set', 'terminationGracePeriodSeconds=12']);
-  t.not(short.code, 0);
-  t.regex(short.stderr, /terminationGracePeriodSeconds \(12 s\) must cover sidecar\.shutdownDelayMs and sidecar\.shutdownTimeoutMs \(15000 ms in all\)/);
-  const negative = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.shutdownDelayMs=-1']);
-  t.not(negative.code, 0);
-  t.regex(negative.stderr, /sidecar\.shutdownDelayMs/);
+test("the chart's appVersion is the package's version, and its README is what helm show readme prints", (t) => {
+  const chart = parse(readFileSync(join(REPO_ROOT, CHART, 'Chart.yaml'), 'utf8')) as { appVersion: string; kubeVersion: string };
+  t.is(chart.appVersion, (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  const readme = runTool(kubeTool('helm'), ['show', 'readme', CHART]);
+  t.regex(readme.stdout, /^# sfd-sidecar chart/);
+  t.regex(readme.stdout, /helm install sfd-sidecar helm\/sfd-sidecar .*--set keystore\.existingSecret=sfd-keys/s);
 });
 
-test('the egress proxy: its URL with credentials from a Secret, or without them as a value; credentials in values are refused', (t) => {
-  const env = (args: string[]): unknown[] => {
-    const { objects, code, stderr } = render(args);
-    t.is(code, 0, stderr);
-    const deployment = objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { template: { spec: { initContainers?: { name: string; env: { name: string }[] }[] } } } };
-    return deployment.spec.template.spec.initContainers!.find((c) => c.name === 'sfd-sidecar')!.env.filter((e) => e.name.startsWith('SFD_UPSTREAM_') && e.name.includes('PROXY'));
-  };
-  t.deepEqual(env(['-f', join(CHART, 'ci/existing-secret-values.yaml')]), [
-    { name: 'SFD_UPSTREAM_PROXY', valueFrom: { secretKeyRef: { name: 'egress-proxy', key: 'url' } } },
-    { name: 'SFD_UPSTREAM_NO_PROXY', value: '.svc,.cluster.local,10.0.0.0/8' },
-  ]);
-  t.deepEqual(env(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.egressProxy.url=http://proxy.corp:3128']), [{ name: 'SFD_UPSTREAM_PROXY', value: 'http://proxy.corp:3128' }]);
-  t.deepEqual(env(['--set', 'keystore.existingSecret=keys']), [], 'none by default: the pod\'s HTTPS_PROXY, if any, applies');
-  const inValues = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.egressProxy.url=http://user:pw@proxy.corp:3128']);
-  t.not(inValues.code, 0);
-  t.regex(inValues.stderr, /egressProxy\.url/);
-});
-
-test('NOTES warn when the chart creates the key store Secret', (t) => {
+test('NOTES say where the certificate comes from and how a pod asks for the sidecar', (t) => {
   // helm renders NOTES.txt only on install, which wants a cluster; rendering it with `tpl` in a copy of
   // the chart gives the same text offline.
   const copy = join(mkdtempSync(join(tmpdir(), 'sfd-chart-')), 'sfd-sidecar');
@@ -139,8 +192,10 @@ test('NOTES warn when the chart creates the key store Secret', (t) => {
     t.is(result.code, 0, result.stderr);
     return (parse(result.stdout) as { data: { notes: string } }).data.notes;
   };
-  t.regex(notesOf('native-values.yaml'), /WARNING: keystore\.create=true put the access keys in this release's values/);
-  const production = notesOf('classic-values.yaml');
-  t.notRegex(production, /WARNING/);
-  t.regex(production, /Keys come from the Secret sfd-keys/);
+  const chartIssued = notesOf('classic-values.yaml');
+  t.regex(chartIssued, /the chart \(a CA kept in the Secret release-sfd-sidecar-tls\)/);
+  t.regex(chartIssued, /sfd-sidecar\.io\/inject: "true"/);
+  t.regex(chartIssued, /\(classic form\)/);
+  t.regex(chartIssued, /needs the key store Secret sfd-keys/);
+  t.regex(notesOf('cert-manager-values.yaml'), /comes from cert-manager/);
 });

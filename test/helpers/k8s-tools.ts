@@ -70,9 +70,21 @@ export interface K8sObject {
   [key: string]: unknown;
 }
 
+/**
+ * Versions whose schema is that of an earlier one, for which the model package has no class of its
+ * own: external-secrets.io/v1 is v1beta1 promoted (the fields used here are unchanged).
+ */
+const SAME_SCHEMA_AS: Record<string, string> = { 'external-secrets.io/v1/ExternalSecret': 'external-secrets.io/v1beta1/ExternalSecret' };
+
 /** Throws when the object does not match its Kubernetes schema, or its kind is not one we know. */
 export function validateObject(object: K8sObject): void {
-  const Model = MODELS[`${object.apiVersion}/${object.kind}`];
+  const key = `${object.apiVersion}/${object.kind}`;
+  const modelKey = SAME_SCHEMA_AS[key] ?? key;
+  const Model = MODELS[modelKey];
+  if (Model && modelKey !== key) {
+    const [group, version] = modelKey.split('/');
+    return new Model({ ...object, apiVersion: `${group}/${version}` } as never).validate();
+  }
   if (!Model) throw new Error(`no schema for ${object.apiVersion} ${object.kind}`);
   new Model(object as never).validate();
 }

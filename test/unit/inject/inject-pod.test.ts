@@ -105,3 +105,10 @@ test('the pod given is not changed', (t) => {
   injected(template);
   t.deepEqual(template, copy);
 });
+
+test('more settings come from a ConfigMap and a Secret the pod names; the injection\'s own win over them', (t) => {
+  const result = injected(pod({}, { 'sfd-sidecar.io/env-config-map': 'sidecar-settings', 'sfd-sidecar.io/env-secret': 'sidecar-credentials' }));
+  const sidecar = sidecarOf(result.template)!;
+  t.deepEqual(sidecar.envFrom, [{ configMapRef: { name: 'sidecar-settings' } }, { secretRef: { name: 'sidecar-credentials' } }]);
+  t.true((sidecar.env ?? []).some((e) => e.name === 'SFD_LISTEN'), 'env, which wins over envFrom, keeps the listen address');
+});

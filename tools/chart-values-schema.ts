@@ -1,0 +1,97 @@
+// The chart's values.schema.json: every value with its type, its allowed values and its description.
+// The values that are sidecar settings take their pattern or allowed values from the code that checks
+// those settings, so the chart refuses what the sidecar would refuse.
+import { INJECTION_MODES } from '../src/inject/injection-options.js';
+import { LOG_LEVELS } from '../src/config/load-config.js';
+import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
+import { SIGNATURE_VERSIONS } from '../src/signing/types.js';
+import { SETTINGS } from '../src/config/settings.js';
+
+type Schema = Record<string, unknown>;
+
+const object = (description: string, properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
+  type: 'object',
+  description,
+  properties,
+  additionalProperties: false,
+  ...extra,
+});
+const string = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
+const integer = (description: string, minimum: number, maximum?: number): Schema => ({ type: 'integer', description, minimum, ...(maximum === undefined ? {} : { maximum }) });
+/** Free-form Kubernetes structures the chart passes through (resources, affinity...). */
+const passThrough = (description: string, type: 'object' | 'array' = 'object'): Schema => ({ type, description });
+const labels = (description: string): Schema => ({ type: 'object', description, additionalProperties: { type: 'string' } });
+
+const OBJECT_NAME = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+const PORT = (description: string): Schema => integer(description, 1, 65535);
+
+export function chartValuesSchema(): Schema {
+  return {
+    $schema: 'https://json-schema.org/draft-07/schema#',
+    title: 'sfd-sidecar chart values',
+    type: 'object',
+    additionalProperties: false,
+    required: ['keystore'],
+    properties: {
+      global: { type: 'object', description: 'Values shared with parent charts (unused).' },
+      nameOverride: string('Overrides the chart name in resource names.'),
+      fullnameOverride: string('Overrides the full resource name prefix.'),
+      image: object('The sfd-sidecar image: the injector runs it, and it is the image added to pods.', {
+        repository: string('Image repository.', { minLength: 1 }),
+        tag: string("Image tag; the chart's appVersion when empty."),
+        pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'], description: 'Image pull policy.' },
+      }),
+      imagePullSecrets: { type: 'array', description: "Secrets for pulling the image (the injector's pods).", items: { type: 'object', properties: { name: string('Secret name.') }, required: ['name'] } },
+      sidecar: object("What the injector adds to a pod unless the pod's sfd-sidecar.io/ annotations say otherwise.", {
+        mode: { enum: [...INJECTION_MODES], description: SETTINGS.sidecarMode.description },
+        upstreamUrl: string(SETTINGS.upstreamUrl.description, { pattern: '^(https?://[^\\s/?#@]+(/[^\\s?#]*)?)?$' }),
+        profile: string(SETTINGS.profile.description, { pattern: PROFILE_NAME_PATTERN.source }),
+        // People write `signatureVersion: 2` as well as "2".
+        signatureVersion: { description: `${SETTINGS.signatureVersion.description}; empty for the sidecar's default`, enum: ['', ...SIGNATURE_VERSIONS, ...SIGNATURE_VERSIONS.map(Number)] },
+      }),
+      keystore: object(
+        'The key store Secret every injected sidecar mounts.',
+        {
+          existingSecret: string(SETTINGS.keystoreSecret.description, { pattern: OBJECT_NAME, maxLength: 253 }),
+          key: string(SETTINGS.keystoreSecretKey.description, { pattern: '^[-._a-zA-Z0-9]+$' }),
+        },
+        { required: ['existingSecret'] },
+      ),
+      webhook: object('The MutatingWebhookConfiguration.', {
+        failurePolicy: { enum: ['Ignore', 'Fail'], description: 'What the API server does when the injector cannot be reached: Ignore (pods start without the sidecar) or Fail.' },
+        timeoutSeconds: integer('Seconds the API server waits for the injector.', 1, 30),
+        excludeNamespaces: { type: 'array', items: { type: 'string', pattern: OBJECT_NAME }, description: "Namespaces never touched besides kube-system and the release's own." },
+      }),
+      certificates: object("The webhook's certificate.", {
+        issuer: { enum: ['auto', 'certManager', 'chart'], description: 'auto: cert-manager when the cluster serves its API, else the chart; certManager; or chart (a generated CA kept in a Secret).' },
+        validityDays: integer('Validity of a certificate the chart generates, in days.', 1),
+      }),
+      replicaCount: integer('Injector replicas.', 1),
+      podDisruptionBudget: object('PodDisruptionBudget of the injector (when replicaCount is above 1).', {
+        minAvailable: { type: ['integer', 'string'], description: 'Injector pods kept through voluntary disruptions.' },
+      }),
+      port: PORT('Webhook port of the injector (HTTPS).'),
+      adminPort: PORT('Admin port of the injector: /healthz, /readyz, /metrics.'),
+      logLevel: { enum: [...LOG_LEVELS], description: SETTINGS.logLevel.description },
+      extraEnv: passThrough('Extra environment variables for the injector.', 'array'),
+      podAnnotations: labels("Annotations of the injector's pods."),
+      podLabels: labels("Labels of the injector's pods."),
+      resources: passThrough("Resources of the injector's container."),
+      nodeSelector: labels("Node selector of the injector's pods."),
+      tolerations: passThrough("Tolerations of the injector's pods.", 'array'),
+      affinity: passThrough("Affinity of the injector's pods."),
+      priorityClassName: string("Priority class of the injector's pods."),
+      podSecurityContext: passThrough('Pod security context of the injector (restricted profile).'),
+      securityContext: passThrough('Container security context of the injector (restricted profile).'),
+      metrics: object('Monitoring with prometheus-operator and Grafana.', {
+        podMonitor: object('PodMonitors for every injected pod and for the injector.', {
+          enabled: { type: 'boolean', description: 'Create them.' },
+          interval: string('Scrape interval.', { pattern: '^[0-9]+(ms|s|m|h)$' }),
+          labels: labels('Extra labels, e.g. the release label your Prometheus selects.'),
+        }),
+        prometheusRule: object("The sidecar's alerting rules.", { enabled: { type: 'boolean', description: 'Create the PrometheusRule.' }, labels: labels('Extra labels.') }),
+        grafanaDashboard: object('The Grafana dashboard, for Grafana\'s sidecar loader.', { enabled: { type: 'boolean', description: 'Create the ConfigMap.' }, labels: labels('Labels Grafana selects.') }),
+      }),
+    },
+  };
+}
