@@ -8,7 +8,7 @@ export interface ErrorKinds {
   readonly socket: number;
   /** Requests without an answer within the load generator's timeout (wrk: 2 s). */
   readonly timeout: number;
-  /** Answers with a status the load generator counts as failed (wrk: 400 and above; autocannon: any but 2xx). */
+  /** Answers with a status the load generator counts as failed (wrk: 400 and above). */
   readonly status: number;
 }
 

@@ -86,28 +86,18 @@ async function upstreamStats(port: number): Promise<{ connections: number; peakO
   return (await (await fetch(`http://127.0.0.1:${port}/__stats`)).json()) as { connections: number; peakOpen: number };
 }
 
-/** The load generator's command line for one row of a scenario. */
-function loadCommand(url: string, scenario: Scenario, durationS: number, useWrk: boolean): string[] {
+/** The load generator's command line for one row of a scenario: wrk, or evenly spaced requests for a fixed rate. */
+function loadCommand(url: string, scenario: Scenario, durationS: number): string[] {
   const post = scenario.method === 'POST' ? ['post', postBody] : [];
   if (scenario.rate !== undefined) {
-    // Evenly spaced requests (bench/steady-load.ts); autocannon's rate sends each second's share in a burst.
     return [process.execPath, join(ROOT, 'dist/bench/steady-load.js'), url, String(scenario.rate), String(durationS), String(scenario.connections), ...post];
   }
-  if (useWrk) return ['wrk', '-t1', `-c${scenario.connections}`, `-d${durationS}s`, '-s', join(ROOT, 'bench/wrk-report.lua'), url, ...(post.length > 0 ? ['--', ...post] : [])];
-  return [
-    process.execPath,
-    join(ROOT, 'node_modules/autocannon/autocannon.js'),
-    '-j',
-    '-c', String(scenario.connections),
-    '-d', String(durationS),
-    ...(scenario.method === 'POST' ? ['-m', 'POST', '-H', 'Content-Type=application/json', '-b', postBody] : []),
-    url,
-  ];
+  return ['wrk', '-t1', `-c${scenario.connections}`, `-d${durationS}s`, '-s', join(ROOT, 'bench/wrk-report.lua'), url, ...(post.length > 0 ? ['--', ...post] : [])];
 }
 
-function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boolean): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'>> {
+function runLoad(url: string, scenario: Scenario, durationS: number): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'>> {
   return new Promise((resolve, reject) => {
-    const args = loadCommand(url, scenario, durationS, useWrk);
+    const args = loadCommand(url, scenario, durationS);
     const child = spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -115,36 +105,22 @@ function runLoad(url: string, scenario: Scenario, durationS: number, useWrk: boo
     child.on('close', () => {
       const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
       if (!line) return reject(new Error(`load generator printed nothing for ${url}`));
-      const r = JSON.parse(line) as Record<string, unknown>;
-      if ('durationUs' in r) {
-        const requests = r.requests as number;
-        resolve({
-          requests,
-          rps: Math.round(requests / ((r.durationUs as number) / 1e6)),
-          p50Ms: (r.p50Us as number) / 1000,
-          p99Ms: (r.p99Us as number) / 1000,
-          p999Ms: (r.p999Us as number) / 1000,
-          errorKinds: { socket: r.socketErrors as number, timeout: r.timeouts as number, status: r.non2xx as number },
-        });
-      } else {
-        const latency = r.latency as Record<string, number>;
-        const requests = (r.requests as { total: number }).total;
-        resolve({
-          requests,
-          rps: Math.round((r.requests as { average: number }).average),
-          p50Ms: latency.p50 ?? 0,
-          p99Ms: latency.p99 ?? 0,
-          p999Ms: latency.p99_9 ?? latency.p999 ?? 0,
-          // autocannon counts a timeout among its errors as well.
-          errorKinds: { socket: (r.errors as number) - (r.timeouts as number), timeout: r.timeouts as number, status: r.non2xx as number },
-        });
-      }
+      const r = JSON.parse(line) as Record<string, number>;
+      const requests = r.requests!;
+      resolve({
+        requests,
+        rps: Math.round(requests / (r.durationUs! / 1e6)),
+        p50Ms: r.p50Us! / 1000,
+        p99Ms: r.p99Us! / 1000,
+        p999Ms: r.p999Us! / 1000,
+        errorKinds: { socket: r.socketErrors!, timeout: r.timeouts!, status: r.non2xx! },
+      });
     });
   });
 }
 
 async function main(): Promise<void> {
-  const useWrk = has('wrk');
+  if (!has('wrk')) throw new BenchFailure('wrk is not installed: apt-get install wrk (.ci/run installs it)');
   const useNginx = has('nginx');
   const work = mkdtempSync(join(tmpdir(), 'sfd-bench-'));
   /** Servers that exited while the bench still needed them, as "name exited (cause)". */
@@ -223,7 +199,7 @@ http {
   }
   const rows = Object.keys(targets) as RowName[];
 
-  for (const row of rows) await runLoad(`${targets[row]!.base}${CUSTOMER_PATH}`, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds, useWrk);
+  for (const row of rows) await runLoad(`${targets[row]!.base}${CUSTOMER_PATH}`, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds);
 
   const results: Rounds = {};
   const outcomes: RoundOutcome[] = [];
@@ -237,7 +213,7 @@ http {
         const cpuBefore = target.pid ? cpuTicks(target.pid) : 0;
         const socketsBefore = (await upstreamStats(upstreamPort)).connections;
         const startedAt = performance.now();
-        const load = await runLoad(`${target.base}${scenario.path ?? CUSTOMER_PATH}`, scenario, seconds, useWrk);
+        const load = await runLoad(`${target.base}${scenario.path ?? CUSTOMER_PATH}`, scenario, seconds);
         outcomes.push({ scenario: scenario.name, row, round, errorKinds: load.errorKinds, seconds: (performance.now() - startedAt) / 1000, plannedSeconds: seconds });
         checkRunning(where);
         const cpuUs = target.pid ? ((cpuTicks(target.pid) - cpuBefore) * 1e6) / CLK_TCK : 0;
@@ -268,7 +244,7 @@ http {
     benchNode: process.version,
     sidecarNodeOptions: shipped.env.NODE_OPTIONS,
     sidecarNodeFlags: nodeFlags,
-    loadGenerator: `${useWrk ? 'wrk' : 'autocannon'} (bench/steady-load for the fixed-rate scenario)`,
+    loadGenerator: 'wrk (bench/steady-load for the fixed-rate scenario)',
     nginx: useNginx,
     plainNodeProxy: withNodeFloor,
     scenarios: summary,

@@ -2,7 +2,7 @@
 // schedule, one every 1/rate s, whether or not earlier ones have been answered, and measures each
 // latency from the moment its request was issued, its wait for a free connection included (a stalled
 // server is not hidden by sending less).
-// Written here because the tools at hand do not space requests evenly: autocannon's `-R` is a quota
+// Written here because the load generators at hand do not space requests evenly: autocannon's `-R` is a quota
 // per connection that resets every second (each connection sends its share back to back, then waits
 // for the next second), h2load's `--rps` timers of all clients fire together, and wrk has no rate.
 // Usage: node dist/bench/steady-load.js URL RATE SECONDS MAX_CONNECTIONS [post BODY]

