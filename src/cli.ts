@@ -1,98 +1,80 @@
-// The command line: `sfd-sidecar [serve|sign|emulator|keys|notify|doctor|wait-ready] [--x-y value ...]`, over injected I/O.
+// The command line: `sfd-sidecar [COMMAND] [options] [settings]` over injected I/O. The commands and
+// their options are data (cli/commands.ts); each command's modules load only when it runs, so that
+// `serve` stays small in memory.
 import { ConfigError } from './config/config-error.js';
+import { didYouMean } from './config/nearest-name.js';
 import { mergeSettingSources } from './config/setting-sources.js';
-import { SETTING_LIST, flagFor } from './config/settings.js';
+import { settingWarnings } from './config/unknown-settings.js';
 import type { CommandResult } from './cli/cli-io.js';
-import { DOCTOR_OPTIONS, EMULATOR_OPTIONS, KEYS_OPTIONS, NOTIFY_OPTIONS, SIGN_OPTIONS, WAIT_READY_OPTIONS } from './cli/command-options.js';
-import { parseCommandLine, type OptionSpec } from './cli/parse-command-line.js';
+import { COMMANDS, commandNamed } from './cli/commands.js';
+import type { CommandSettings } from './cli/command-settings.js';
+import { commandHelp, mainHelp } from './cli/help.js';
+import { parseCommandLine } from './cli/parse-command-line.js';
 import type { ServeDeps } from './cli/serve-command.js';
 import { ListenError } from './server/listen.js';
-
-const COMMANDS = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor', 'wait-ready', 'inject', 'injector'] as const;
-type CommandName = (typeof COMMANDS)[number];
-
-const OWN_OPTIONS: Record<CommandName, OptionSpec> = {
-  serve: {},
-  sign: SIGN_OPTIONS,
-  emulator: EMULATOR_OPTIONS,
-  keys: KEYS_OPTIONS,
-  notify: NOTIFY_OPTIONS,
-  doctor: DOCTOR_OPTIONS,
-  'wait-ready': WAIT_READY_OPTIONS,
-  inject: {},
-  injector: {},
-};
+import { VERSION } from './version.js';
 
 export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<CommandResult> {
   const [first, ...rest] = argv;
-  if (first === '--help' || first === '-h' || first === 'help') {
-    deps.stdout(usage());
+  if (first === '--version' || first === '-V' || first === 'version') {
+    deps.stdout(`sfd-sidecar ${VERSION}\n`);
     return { exitCode: 0 };
   }
-  const named = (COMMANDS as readonly string[]).includes(first ?? '');
+  if (first === '--help' || first === '-h' || first === 'help') {
+    const asked = rest[0] === undefined ? undefined : commandNamed(rest[0]);
+    deps.stdout(asked ? commandHelp(asked) : mainHelp(VERSION));
+    return { exitCode: 0 };
+  }
+  const named = first === undefined ? undefined : commandNamed(first);
   if (first !== undefined && !first.startsWith('-') && !named) {
-    deps.stderr(`Unknown command ${JSON.stringify(first)}.\n\n${usage()}`);
+    const names = COMMANDS.map((c) => c.name);
+    deps.stderr(`sfd-sidecar: ${JSON.stringify(first)} is not a command${didYouMean(first, names)}\n\n${mainHelp(VERSION)}`);
     return { exitCode: 2 };
   }
-  const command: CommandName = named ? (first as CommandName) : 'serve';
+  const command = named ?? commandNamed('serve')!;
   const args = named ? rest : argv;
   try {
-    const line = parseCommandLine(args, { ...OWN_OPTIONS[command], help: { type: 'boolean', short: 'h' } });
-    if (line.options.help) {
-      deps.stdout(usage());
+    const line = parseCommandLine(args, command.options, command.name);
+    if (line.help) {
+      deps.stdout(commandHelp(command));
       return { exitCode: 0 };
     }
-    const values = mergeSettingSources({ flags: line.settings, env: deps.env, readFileIfExists: deps.readFileIfExists });
-    // Each command's modules load only when it runs: `serve` stays small in memory.
-    switch (command) {
+    if (!command.positionals && line.positionals.length > 0) {
+      throw new ConfigError([`${JSON.stringify(line.positionals[0])}: sfd-sidecar ${command.name} takes no arguments besides its flags`]);
+    }
+    const merged = mergeSettingSources({ flags: line.settings, env: deps.env, readFileIfExists: deps.readFileIfExists });
+    const settings: CommandSettings = { ...merged, warnings: settingWarnings(merged) };
+    // serve writes its warnings as log lines; the other commands say them on stderr.
+    if (command.name !== 'serve' && command.name !== 'injector') for (const warning of settings.warnings) deps.stderr(`sfd-sidecar ${command.name}: warning: ${warning}\n`);
+    switch (command.name) {
       case 'serve':
-        return { service: await (await import('./cli/serve-command.js')).serveCommand(values, deps) };
+        return { service: await (await import('./cli/serve-command.js')).serveCommand(settings, deps) };
       case 'sign':
-        return { exitCode: (await import('./cli/sign-command.js')).signCommand(values, line.options, deps) };
+        return { exitCode: (await import('./cli/sign-command.js')).signCommand(settings, line.options, deps) };
       case 'emulator':
-        return { service: await (await import('./cli/emulator-command.js')).emulatorCommand(values, line.options, deps) };
+        return { service: await (await import('./cli/emulator-command.js')).emulatorCommand(settings, line.options, deps) };
       case 'keys':
-        return { exitCode: await (await import('./cli/keys-command.js')).keysCommand(line.positionals, values, line.options, deps) };
+        return { exitCode: await (await import('./cli/keys-command.js')).keysCommand(line.positionals, settings, line.options, deps) };
       case 'doctor':
-        return { exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(values, line.options, deps) };
+        return { exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(settings, line.options, deps) };
       case 'notify':
         return { exitCode: await (await import('./cli/notify-command.js')).notifyCommand(line.options, deps) };
       case 'wait-ready':
-        return { exitCode: await (await import('./cli/wait-ready-command.js')).waitReadyCommand(values, line.options, deps) };
+        return { exitCode: await (await import('./cli/wait-ready-command.js')).waitReadyCommand(settings, line.options, deps) };
       case 'inject':
-        return { exitCode: await (await import('./cli/inject-command.js')).injectCommand(line.positionals, values, deps) };
+        return { exitCode: await (await import('./cli/inject-command.js')).injectCommand(line.positionals, settings, deps) };
       case 'injector':
-        return { service: await (await import('./cli/injector-command.js')).injectorCommand(values, deps) };
+        return { service: await (await import('./cli/injector-command.js')).injectorCommand(settings, deps) };
     }
   } catch (error) {
     if (error instanceof ConfigError) {
-      deps.stderr(`sfd-sidecar ${command}: ${error.message}\n`);
+      deps.stderr(`sfd-sidecar ${command.name}: ${error.message}\n`);
       return { exitCode: 2 };
     }
     if (error instanceof ListenError) {
-      deps.stderr(`sfd-sidecar ${command}: ${error.message}\n`);
+      deps.stderr(`sfd-sidecar ${command.name}: ${error.message}\n`);
       return { exitCode: 1 };
     }
     throw error;
   }
-}
-
-export function usage(): string {
-  const settings = SETTING_LIST.map((s) => `  ${flagFor(s.env).padEnd(28)} ${s.env.padEnd(28)} ${s.description}${s.defaultText ? ` (default ${s.defaultText})` : ''}`);
-  return [
-    'Usage: sfd-sidecar [serve] [settings]       run the signing sidecar (the demo when nothing is configured)',
-    '       sfd-sidecar sign --url URL [--method M] [--header "X-SFD-Name: v"]... [--body TEXT | --body-file PATH]',
-    '                        [--date yyyyMMddTHHmmssZ] [--nonce DIGITS] [--json] [settings]',
-    '       sfd-sidecar emulator [--listen HOST:PORT] [settings]',
-    '       sfd-sidecar keys check FILE | keys list [--json] [settings] | keys schema',
-    '       sfd-sidecar doctor [--profile NAME] [--json] [settings]',
-    '       sfd-sidecar wait-ready [--timeout-ms N] [settings]   wait until /readyz on SFD_ADMIN_LISTEN answers 200 (a postStart hook)',
-    '       sfd-sidecar inject [settings] FILE|- ...   print the manifests with the sidecar added to every pod template',
-    '       sfd-sidecar injector [settings]   serve the admission webhook that adds the sidecar to pods',
-    '       sfd-sidecar notify --url URL --status started|ended|error [--recording-id ID] [--stream-id ID] [--type recording|stream-status]',
-    '',
-    'Settings (flag, environment variable, meaning); flags win over the environment, which wins over the dotenv file:',
-    ...settings,
-    '',
-  ].join('\n');
 }

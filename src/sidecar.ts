@@ -2,7 +2,7 @@
 // Nothing here reads the environment or handles signals; main.ts does.
 import type { AddressInfo } from 'node:net';
 import { ADMIN_METHODS, createAdminApp, type Readiness } from './admin/create-admin-app.js';
-import type { RequestLogMode } from './config/load-config.js';
+import type { RequestLogMode } from './config/settings.js';
 import { describeProxy, proxyFor, type EgressProxy } from './config/egress-proxy.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';

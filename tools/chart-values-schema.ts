@@ -2,7 +2,7 @@
 // The values that are sidecar settings take their pattern or allowed values from the code that checks
 // those settings, so the chart refuses what the sidecar would refuse.
 import { INJECTION_MODES } from '../src/inject/injection-options.js';
-import { LOG_LEVELS } from '../src/config/load-config.js';
+import { LOG_LEVELS } from '../src/config/settings.js';
 import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
 import { SIGNATURE_VERSIONS } from '../src/signing/types.js';
 import { SETTINGS } from '../src/config/settings.js';

@@ -8,7 +8,7 @@ import { generatedFiles } from './generated-files.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const check = process.argv.includes('--check');
 const stale: string[] = [];
-for (const [path, content] of Object.entries(generatedFiles())) {
+for (const [path, content] of Object.entries(generatedFiles(ROOT))) {
   const file = join(ROOT, path);
   let current: string | null;
   try {

@@ -1,10 +1,16 @@
-// Every generated file of the repository and its content, derived from the code.
+// Every generated file of the repository and its content, derived from the code or from one source file.
 import { chartValuesSchema } from './chart-values-schema.js';
+import { configurationDoc } from './configuration-doc.js';
 import { componentPatch } from './kustomize-component.js';
+import { monitoringCopies } from './monitoring-copies.js';
+import { keystoreJsonSchema } from '../src/keys/keystore-schema.js';
 
-export function generatedFiles(): Record<string, string> {
+export function generatedFiles(root: string): Record<string, string> {
   return {
     'helm/sfd-sidecar/values.schema.json': `${JSON.stringify(chartValuesSchema(), null, 2)}\n`,
     'deploy/kustomize/components/sfd-sidecar/sidecar.yaml': componentPatch(),
+    'docs/configuration.md': configurationDoc(),
+    'schema/keystore.schema.json': `${JSON.stringify(keystoreJsonSchema(), null, 2)}\n`,
+    ...monitoringCopies(root),
   };
 }

@@ -1,11 +1,18 @@
 // `sfd-sidecar doctor [--profile NAME] [--json]`: prints each check with its verdict and fix; exits 1
 // when any check failed.
-import type { SettingValues } from '../config/setting-reader.js';
+import type { CommandSettings } from './command-settings.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import type { ServeDeps } from './serve-command.js';
 
-export async function doctorCommand(values: SettingValues, options: { json?: unknown }, deps: ServeDeps): Promise<number> {
-  const report = await runDoctor(values, { readFile: deps.readFile, readFileAsync: deps.readFileAsync, production: deps.production, now: deps.now });
+export async function doctorCommand(settings: CommandSettings, options: { json?: unknown }, deps: ServeDeps): Promise<number> {
+  const report = await runDoctor(settings.values, {
+    readFile: deps.readFile,
+    readFileAsync: deps.readFileAsync,
+    production: deps.production,
+    now: deps.now,
+    sources: settings.sources,
+    settingWarnings: settings.warnings,
+  });
   if (options.json === true) {
     deps.stdout(`${JSON.stringify(report)}\n`);
   } else {

@@ -1,14 +1,14 @@
 // `sfd-sidecar emulator`: the local stand-in for the gateway, verifying the one signature form it is
 // configured with (same setting names as the sidecar) and serving the customer and rate-limit APIs.
 import { parseListen } from '../config/parsers.js';
-import { SettingReader, type SettingValues } from '../config/setting-reader.js';
 import { DEMO_ACCESS_KEY_ID, DEMO_CUSTOMER_ID } from '../emulator/seed-data.js';
 import { demoKeys, startEmulator } from '../emulator/start-emulator.js';
 import type { EmulatorKey } from '../emulator/verifier.js';
 import type { CliIo, RunningService } from './cli-io.js';
+import { readerOf, type CommandSettings } from './command-settings.js';
 
-export async function emulatorCommand(settings: SettingValues, options: { listen?: unknown }, io: CliIo): Promise<RunningService> {
-  const r = new SettingReader(settings, io);
+export async function emulatorCommand(settings: CommandSettings, options: { listen?: unknown }, io: CliIo): Promise<RunningService> {
+  const r = readerOf(settings, io);
   const listenText = typeof options.listen === 'string' ? options.listen : '127.0.0.1:8090';
   const listen = parseListen(listenText);
   if (!listen.ok) r.problems.push(`--listen: must be ${listen.allowed} (got ${JSON.stringify(listenText)})`);

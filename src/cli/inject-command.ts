@@ -3,23 +3,23 @@
 // problem (a workload that cannot be injected, an unknown sfd-sidecar.io/ annotation, a document that
 // cannot be read) names the workload and exits 1 with nothing on stdout: a pipe into `kubectl apply`
 // then applies nothing rather than half of it.
-import { SettingReader, type SettingValues } from '../config/setting-reader.js';
 import { describeFileProblem } from '../files/regular-file.js';
 import { ANNOTATIONS } from '../inject/annotations.js';
 import { injectManifestText, type WorkloadOutcome } from '../inject/inject-manifests.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
 import type { CliIo } from './cli-io.js';
+import { readerOf, type CommandSettings } from './command-settings.js';
 
 /** Manifests are read whole; a larger input is refused. */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 const USAGE = 'usage: sfd-sidecar inject [settings] FILE|- ...   (- reads standard input)';
 
-export async function injectCommand(positionals: readonly string[], settings: SettingValues, io: CliIo): Promise<number> {
+export async function injectCommand(positionals: readonly string[], settings: CommandSettings, io: CliIo): Promise<number> {
   if (positionals.length === 0) {
     io.stderr(`${USAGE}\n`);
     return 2;
   }
-  const reader = new SettingReader(settings, io);
+  const reader = readerOf(settings, io);
   const defaults = readInjectionOptions(reader);
   reader.assertValid();
   const outputs: string[] = [];

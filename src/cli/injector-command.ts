@@ -1,9 +1,6 @@
 // `sfd-sidecar injector`: serves the mutating admission webhook that adds the sidecar to pods, with
 // the injection defaults of the settings (the same as `inject`), until SIGTERM.
 import { readLimits } from '../config/limits-config.js';
-import { LOG_LEVELS } from '../config/load-config.js';
-import { parseListen, parseOneOf } from '../config/parsers.js';
-import { SettingReader, type SettingValues } from '../config/setting-reader.js';
 import { SETTINGS } from '../config/settings.js';
 import { ConfigError } from '../config/config-error.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
@@ -12,18 +9,20 @@ import { loadTlsPair } from '../injector/tls-files.js';
 import { createLogger, describeError } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import type { RunningService } from './cli-io.js';
+import { readerOf, type CommandSettings } from './command-settings.js';
 import type { ServeDeps } from './serve-command.js';
 
 /** The certificate files are re-read this often as a backstop to watching them. */
 const TLS_RELOAD_INTERVAL_MS = 60_000;
 
-export async function injectorCommand(values: SettingValues, deps: ServeDeps): Promise<RunningService> {
-  const r = new SettingReader(values, deps);
+export async function injectorCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
+  const r = readerOf(settings, deps);
   const defaults = readInjectionOptions(r);
-  const listen = r.read('injectorListen', parseListen, SETTINGS.injectorListen.defaultText);
-  const adminListen = r.read('adminListen', parseListen, SETTINGS.adminListen.defaultText);
-  const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), SETTINGS.logLevel.defaultText);
-  const limits = readLimits(r, Number(SETTINGS.maxBodyBytes.defaultText));
+  const listen = r.value('injectorListen');
+  const adminListen = r.value('adminListen');
+  const logLevel = r.value('logLevel');
+  const limits = readLimits(r, SETTINGS.maxBodyBytes.default);
+  const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
   const certFile = r.raw('tlsCertFile')?.trim();
   const keyFile = r.raw('tlsKeyFile')?.trim();
   if (certFile === undefined) r.problems.push(`${SETTINGS.tlsCertFile.env}: required, the webhook's certificate (PEM); the API server speaks to webhooks over HTTPS only`);
@@ -32,12 +31,13 @@ export async function injectorCommand(values: SettingValues, deps: ServeDeps): P
   const files = { certFile: certFile!, keyFile: keyFile!, readFile: deps.readFileAsync };
   const loaded = await loadTlsPair(files);
   if (!loaded.ok) throw new ConfigError([`${SETTINGS.tlsCertFile.env}/${SETTINGS.tlsKeyFile.env}: ${loaded.problem}`]);
-  const logger = deps.logger ?? createLogger({ level: logLevel! });
+  const logger = deps.logger ?? createLogger({ level: logLevel });
+  for (const warning of [...settings.warnings, ...r.warnings]) logger.warn('setting ignored or likely wrong', { warning });
   const metrics = createMetrics('injector');
   metrics.observeLogDrops(() => logger.droppedLines());
   const injector = await startInjector({
-    listen: listen!,
-    adminListen: adminListen!,
+    listen,
+    adminListen,
     defaults,
     tls: { ...files, initial: loaded.pair, reloadIntervalMs: TLS_RELOAD_INTERVAL_MS },
     limits,
@@ -48,7 +48,7 @@ export async function injectorCommand(values: SettingValues, deps: ServeDeps): P
   return {
     async stop() {
       logger.info('shutting down');
-      await injector.close(Number(SETTINGS.shutdownTimeoutMs.defaultText));
+      await injector.close(shutdownTimeoutMs);
       logger.info('stopped');
       logger.flush();
     },

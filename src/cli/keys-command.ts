@@ -2,18 +2,17 @@
 // secret, show profiles, keys, windows and expiry (never a secret), print the published JSON Schema.
 import { ConfigError } from '../config/config-error.js';
 import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
-import { parseProfileName } from '../config/profile-parsers.js';
-import { SettingReader, type SettingValues } from '../config/setting-reader.js';
 import { singleKeyStore, type KeyStore } from '../keys/key-store.js';
 import { keystoreJsonSchema } from '../keys/keystore-schema.js';
-import { parseKeyStore } from '../keys/parse-key-store.js';
+import { parseKeyStore, type ParsedKeyStore } from '../keys/parse-key-store.js';
 import { currentKey } from '../keys/select-key.js';
 import type { CliIo } from './cli-io.js';
+import { readerOf, type CommandSettings } from './command-settings.js';
 
 const DAY_MS = 86_400_000;
 const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema';
 
-export async function keysCommand(positionals: readonly string[], settings: SettingValues, options: { json?: unknown }, io: CliIo): Promise<number> {
+export async function keysCommand(positionals: readonly string[], settings: CommandSettings, options: { json?: unknown }, io: CliIo): Promise<number> {
   const [action, file] = positionals;
   switch (action) {
     case 'check':
@@ -35,6 +34,7 @@ async function check(file: string | undefined, io: CliIo): Promise<number> {
     return 2;
   }
   const loaded = await load(file, io);
+  for (const warning of loaded.warnings) io.stderr(`${file}: warning: ${warning}\n`);
   if (!loaded.ok) {
     io.stderr(`${file}: ${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
     return 1;
@@ -44,12 +44,12 @@ async function check(file: string | undefined, io: CliIo): Promise<number> {
   return 0;
 }
 
-async function load(file: string, io: CliIo): Promise<{ ok: true; store: KeyStore } | { ok: false; problems: readonly string[] }> {
+async function load(file: string, io: CliIo): Promise<ParsedKeyStore> {
   let text: string;
   try {
     text = await io.readFileAsync(file, FILE_LIMITS.keyStore);
   } catch (error) {
-    return { ok: false, problems: [`(file): ${describeFileProblem(error)}`] };
+    return { ok: false, problems: [`(file): ${describeFileProblem(error)}`], warnings: [] };
   }
   return parseKeyStore(text, file, { readFile: io.readFileAsync });
 }
@@ -63,17 +63,19 @@ interface KeyRow {
   daysToExpiry: number | null;
 }
 
-async function list(settings: SettingValues, json: boolean, io: CliIo): Promise<number> {
-  const r = new SettingReader(settings, io);
+async function list(settings: CommandSettings, json: boolean, io: CliIo): Promise<number> {
+  const r = readerOf(settings, io);
   const path = r.raw('keystoreFile');
-  const profileName = r.read('profile', parseProfileName, 'default') ?? 'default';
+  const profileName = r.value('profile');
   let store: KeyStore | undefined;
   if (path !== undefined) {
     const loaded = await load(path.trim(), io);
+    for (const warning of loaded.warnings) io.stderr(`${path.trim()}: warning: ${warning}\n`);
     if (loaded.ok) store = loaded.store;
     else r.problems.push(...loaded.problems.map((p) => `SFD_KEYSTORE_FILE ${p}`));
   } else {
     const key = r.accessKey();
+    for (const warning of r.warnings) io.stderr(`warning: ${warning}\n`);
     if (key) store = singleKeyStore(profileName, key);
   }
   if (!store) throw new ConfigError(r.problems.length > 0 ? r.problems : ['SFD_KEYSTORE_FILE or SFD_ACCESS_KEY_ID: one is required']);

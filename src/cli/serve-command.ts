@@ -2,7 +2,7 @@
 // store), start the sidecar; with nothing configured outside production, start the built-in emulator
 // with its demo key in front of it.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { loadConfig, type Config, type SettingValues } from '../config/load-config.js';
+import { loadConfig, type Config } from '../config/load-config.js';
 import { isLoopback } from '../config/no-proxy.js';
 import { parseUpstreamUrl } from '../config/parsers.js';
 import { DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET } from '../emulator/seed-data.js';
@@ -17,6 +17,7 @@ import { startSidecar } from '../sidecar.js';
 import { createAccessKey } from '../signing/access-key.js';
 import { createNonceSource } from '../signing/nonce.js';
 import type { CliIo, RunningService } from './cli-io.js';
+import type { CommandSettings } from './command-settings.js';
 
 export interface ServeDeps extends CliIo {
   readonly production: boolean;
@@ -24,9 +25,10 @@ export interface ServeDeps extends CliIo {
   readonly logger?: Logger;
 }
 
-export async function serveCommand(values: SettingValues, deps: ServeDeps): Promise<RunningService> {
-  const config = loadConfig(values, { readFile: deps.readFile, production: deps.production });
+export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
+  const config = loadConfig(settings.values, { readFile: deps.readFile, production: deps.production, sources: settings.sources });
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
+  for (const warning of [...settings.warnings, ...config.warnings]) logger.warn('setting ignored or likely wrong', { warning });
   if (config.egressProxyIgnored) logger.warn('the pod\'s proxy setting is set aside', { reason: config.egressProxyIgnored });
   // Threat model: whoever reaches the signing listener spends the key. Allowed (a setting may mean it),
   // never quietly.

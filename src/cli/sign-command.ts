@@ -2,12 +2,12 @@
 // headers) for debugging and for comparing with other implementations. Never prints the secret.
 import { ConfigError } from '../config/config-error.js';
 import { describeFileProblem } from '../files/regular-file.js';
-import { SettingReader, type SettingValues } from '../config/setting-reader.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import { createNonceSource, isValidNonce } from '../signing/nonce.js';
 import { signRequest, type SignResult } from '../signing/sign-request.js';
 import type { HeaderField } from '../signing/types.js';
 import type { CliIo } from './cli-io.js';
+import { readerOf, type CommandSettings } from './command-settings.js';
 
 type SignOptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
@@ -20,8 +20,8 @@ const SIGN_BODY_MAX_BYTES = 1024 * 1024 * 1024;
 
 const SIGNATURE_HEADERS = new Set(['authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version']);
 
-export function signCommand(settings: SettingValues, options: SignOptionValues, io: CliIo): number {
-  const r = new SettingReader(settings, io);
+export function signCommand(settings: CommandSettings, options: SignOptionValues, io: CliIo): number {
+  const r = readerOf(settings, io);
   const signing = r.signingOptions();
   const key = r.accessKey();
   const problems = r.problems;

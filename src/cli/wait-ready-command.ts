@@ -5,10 +5,10 @@
 // Exit 0 when ready; 1 when the time runs out, with what the sidecar last said or why it did not answer.
 import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseInteger, parseListen, type ListenAddress } from '../config/parsers.js';
-import { SettingReader, type SettingValues } from '../config/setting-reader.js';
+import { parseInteger, type ListenAddress } from '../config/parsers.js';
 import { formatHostPort } from '../server/listen.js';
 import type { CliIo } from './cli-io.js';
+import { readerOf, type CommandSettings } from './command-settings.js';
 
 type Options = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
@@ -17,13 +17,13 @@ const POLL_MS = 200;
 /** Time one look may take. */
 const LOOK_TIMEOUT_MS = 1000;
 
-export async function waitReadyCommand(values: SettingValues, options: Options, io: CliIo): Promise<number> {
-  const reader = new SettingReader(values, io);
-  const admin = reader.read('adminListen', parseListen, ':9090');
+export async function waitReadyCommand(settings: CommandSettings, options: Options, io: CliIo): Promise<number> {
+  const reader = readerOf(settings, io);
+  const admin = reader.value('adminListen');
   const timeoutText = typeof options['timeout-ms'] === 'string' ? options['timeout-ms'] : '60000';
   const timeoutMs = reader.parseFrom('--timeout-ms', timeoutText, parseInteger(1, 3_600_000), false);
   reader.assertValid();
-  const url = readyzUrl(admin!);
+  const url = readyzUrl(admin);
   const deadline = io.now() + timeoutMs!;
   for (;;) {
     const look = await lookOnce(url);

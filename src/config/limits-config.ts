@@ -1,15 +1,14 @@
-// Resource limits and retry settings (issue #7): bounded sockets, in-flight requests and the bytes of
-// their bodies, request heads and caller timeouts (idle connections included), and which methods are
-// retried after a connection failure.
-import { fail, ok, parseInteger, type Parsed } from './parsers.js';
+// Resource limits and retry settings: bounded sockets, connections, in-flight requests and the bytes
+// of their bodies, request heads and caller timeouts, and which methods are retried.
 import type { SettingReader } from './setting-reader.js';
+import { SETTINGS } from './settings.js';
 
 export interface Limits {
   readonly upstreamMaxSockets: number;
   readonly upstreamRetries: number;
   readonly retryMethods: readonly string[];
   readonly maxInflight: number;
-  /** Connections the signing listener holds (connection-limit.ts). */
+  /** Connections the signing listener (or the injector's webhook) holds (connection-limit.ts). */
   readonly maxConnections: number;
   /** Connections the admin listener holds. */
   readonly adminMaxConnections: number;
@@ -23,41 +22,47 @@ export interface Limits {
   readonly clientMinBodyBytesPerSecond: number;
 }
 
-export const DEFAULT_LIMITS: Limits = Object.freeze({
-  upstreamMaxSockets: 256,
-  upstreamRetries: 2,
-  retryMethods: Object.freeze(['GET', 'HEAD']),
-  maxInflight: 1024,
-  maxConnections: 2048,
-  adminMaxConnections: 128,
-  maxBufferedBodyBytes: 16 * 1024 * 1024,
-  maxHeaderBytes: 16384,
-  clientHeadersTimeoutMs: 10_000,
-  clientRequestTimeoutMs: 60_000,
-  clientKeepAliveTimeoutMs: 65_000,
-  clientMinBodyBytesPerSecond: 1024,
-});
+/** The budget's own default; SFD_MAX_BODY_BYTES raises it when larger. */
+const BUFFERED_BODY_DEFAULT = 16 * 1024 * 1024;
 
-const parseMethods = (raw: string): Parsed<string[]> => {
-  const methods = raw.split(',').map((m) => m.trim().toUpperCase()).filter((m) => m !== '');
-  return methods.every((m) => /^[A-Z]+$/.test(m)) ? ok(methods) : fail('a comma-separated list of HTTP methods, e.g. GET,HEAD');
-};
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  upstreamMaxSockets: SETTINGS.upstreamMaxSockets.default,
+  upstreamRetries: SETTINGS.upstreamRetries.default,
+  retryMethods: Object.freeze([...SETTINGS.retryMethods.default]),
+  maxInflight: SETTINGS.maxInflight.default,
+  maxConnections: SETTINGS.maxConnections.default,
+  adminMaxConnections: SETTINGS.adminMaxConnections.default,
+  maxBufferedBodyBytes: BUFFERED_BODY_DEFAULT,
+  maxHeaderBytes: SETTINGS.maxHeaderBytes.default,
+  clientHeadersTimeoutMs: SETTINGS.clientHeadersTimeoutMs.default,
+  clientRequestTimeoutMs: SETTINGS.clientRequestTimeoutMs.default,
+  clientKeepAliveTimeoutMs: SETTINGS.clientKeepAliveTimeoutMs.default,
+  clientMinBodyBytesPerSecond: SETTINGS.clientMinBodyBytesPerSecond.default,
+});
 
 /** @param maxBodyBytes SFD_MAX_BODY_BYTES: the body budget's default is never below it. */
 export function readLimits(r: SettingReader, maxBodyBytes: number): Limits {
-  return Object.freeze({
-    upstreamMaxSockets: r.read('upstreamMaxSockets', parseInteger(1, 10_000), '256') ?? DEFAULT_LIMITS.upstreamMaxSockets,
-    upstreamRetries: r.read('upstreamRetries', parseInteger(0, 10), '2') ?? DEFAULT_LIMITS.upstreamRetries,
-    retryMethods: Object.freeze(r.read('retryMethods', parseMethods, 'GET,HEAD') ?? [...DEFAULT_LIMITS.retryMethods]),
-    maxInflight: r.read('maxInflight', parseInteger(1, 1_000_000), '1024') ?? DEFAULT_LIMITS.maxInflight,
-    maxConnections: r.read('maxConnections', parseInteger(1, 1_000_000), '2048') ?? DEFAULT_LIMITS.maxConnections,
-    adminMaxConnections: r.read('adminMaxConnections', parseInteger(1, 1_000_000), '128') ?? DEFAULT_LIMITS.adminMaxConnections,
-    maxBufferedBodyBytes: r.read('maxBufferedBodyBytes', parseInteger(1, 64 * 1024 ** 3)) ?? Math.max(DEFAULT_LIMITS.maxBufferedBodyBytes, maxBodyBytes),
-    maxHeaderBytes: r.read('maxHeaderBytes', parseInteger(1024, 1024 * 1024), '16384') ?? DEFAULT_LIMITS.maxHeaderBytes,
-    clientHeadersTimeoutMs: r.read('clientHeadersTimeoutMs', parseInteger(100, 600_000), '10000') ?? DEFAULT_LIMITS.clientHeadersTimeoutMs,
-    clientRequestTimeoutMs: r.read('clientRequestTimeoutMs', parseInteger(100, 3_600_000), '60000') ?? DEFAULT_LIMITS.clientRequestTimeoutMs,
-    clientKeepAliveTimeoutMs: r.read('clientKeepAliveTimeoutMs', parseInteger(1000, 3_600_000), '65000') ?? DEFAULT_LIMITS.clientKeepAliveTimeoutMs,
-    clientMinBodyBytesPerSecond:
-      r.read('clientMinBodyBytesPerSecond', parseInteger(0, 1024 * 1024 * 1024), '1024') ?? DEFAULT_LIMITS.clientMinBodyBytesPerSecond,
+  const limits: Limits = Object.freeze({
+    upstreamMaxSockets: r.value('upstreamMaxSockets'),
+    upstreamRetries: r.value('upstreamRetries'),
+    retryMethods: Object.freeze(r.value('retryMethods')),
+    maxInflight: r.value('maxInflight'),
+    maxConnections: r.value('maxConnections'),
+    adminMaxConnections: r.value('adminMaxConnections'),
+    maxBufferedBodyBytes: r.value('maxBufferedBodyBytes') ?? Math.max(BUFFERED_BODY_DEFAULT, maxBodyBytes),
+    maxHeaderBytes: r.value('maxHeaderBytes'),
+    clientHeadersTimeoutMs: r.value('clientHeadersTimeoutMs'),
+    clientRequestTimeoutMs: r.value('clientRequestTimeoutMs'),
+    clientKeepAliveTimeoutMs: r.value('clientKeepAliveTimeoutMs'),
+    clientMinBodyBytesPerSecond: r.value('clientMinBodyBytesPerSecond'),
   });
+  if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
+    r.problems.push(`${SETTINGS.clientHeadersTimeoutMs.env}: must not be longer than ${SETTINGS.clientRequestTimeoutMs.env}`);
+  }
+  if (limits.maxBufferedBodyBytes < maxBodyBytes) {
+    r.problems.push(
+      `${SETTINGS.maxBufferedBodyBytes.env}: must be at least ${SETTINGS.maxBodyBytes.env} (${maxBodyBytes}), or the largest body accepted could never be held; leave it unset to follow ${SETTINGS.maxBodyBytes.env}`,
+    );
+  }
+  return limits;
 }

@@ -1,23 +1,18 @@
 // Turns setting values (already merged from flags, environment and the dotenv file) into one
 // validated, frozen Config for `serve`. Every problem is collected and reported at once.
 import { FILE_LIMITS } from '../files/regular-file.js';
-import { caBundleProblem } from './ca-bundle.js';
 import type { AccessKey, SigningOptions } from '../signing/types.js';
-import { parseInteger, parseListen, parseOneOf, parseUpstreamUrl, type ListenAddress, type UpstreamTarget } from './parsers.js';
-import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
-import { readNotifyConfig, smallestDeadLetterCap } from './notify-config.js';
-import { readLimits, type Limits } from './limits-config.js';
+import { caBundleProblem } from './ca-bundle.js';
 import { readEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { readLimits, type Limits } from './limits-config.js';
+import { readNotifyConfig, type NotifyConfig } from './notify-config.js';
+import { formatListen, type ListenAddress, type UpstreamTarget } from './parsers.js';
 import { SettingReader, type FileReader, type SettingValues } from './setting-reader.js';
-import { SETTINGS } from './settings.js';
+import type { SettingSource } from './setting-sources.js';
+import { SETTINGS, type LogLevel, type RequestLogMode } from './settings.js';
 
 export type { SettingValues } from './setting-reader.js';
-
-export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
-/** SFD_REQUEST_LOG: which requests get their line (issue #4: one line per request is the default). */
-export const REQUEST_LOG_MODES = ['all', 'failed', 'off'] as const;
-export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number];
+export type { NotifyConfig } from './notify-config.js';
 
 /** Where keys come from: the built-in demo key, one configured key, or a rotated key store. */
 export type KeySource =
@@ -29,24 +24,6 @@ export type KeySource =
       readonly reloadIntervalMs: number;
       readonly debounceMs: number;
     };
-
-export interface NotifyConfig {
-  readonly listen: ListenAddress;
-  readonly path: string;
-  readonly forwardUrl: URL;
-  readonly token: string | null;
-  readonly allowedCidrs: string | null;
-  readonly requireHeader: boolean;
-  readonly maxBodyBytes: number;
-  /** SFD_NOTIFY_MAX_INFLIGHT: notifications handled at once. */
-  readonly maxInflight: number;
-  /** SFD_NOTIFY_MAX_CONNECTIONS: connections the relay holds. */
-  readonly maxConnections: number;
-  readonly timeoutMs: number;
-  readonly deadLetterDir: string | null;
-  /** SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: the dead-letter file's cap. */
-  readonly deadLetterMaxBytes: number;
-}
 
 export interface Config {
   /** No upstream, key or key store configured outside production: run in front of the built-in emulator. */
@@ -77,75 +54,71 @@ export interface Config {
   /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
   readonly notify: NotifyConfig | null;
   readonly limits: Limits;
+  /** Values that work but are likely mistakes (logged at start, shown by doctor); never a secret. */
+  readonly warnings: readonly string[];
 }
 
 export interface LoadConfigDeps extends FileReader {
   /** NODE_ENV=production: the demo is never an option. */
   readonly production: boolean;
+  /** Where each value came from, for the messages. */
+  readonly sources?: Readonly<Record<string, SettingSource>>;
 }
 
 export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config {
-  const r = new SettingReader(values, deps);
-  const upstream = r.read('upstreamUrl', parseUpstreamUrl);
-  const listen = r.read('listen', parseListen, '127.0.0.1:8080');
-  const adminListen = r.read('adminListen', parseListen, ':9090');
-  const signing = r.signingOptions();
-  const maxBodyBytes = r.read('maxBodyBytes', parseInteger(1, 1024 * 1024 * 1024), '1048576');
-  const upstreamTimeoutMs = r.read('upstreamTimeoutMs', parseInteger(1, 3_600_000), '30000');
-  const shutdownDelayMs = r.read('shutdownDelayMs', parseInteger(0, 3_600_000), '0');
-  const shutdownTimeoutMs = r.read('shutdownTimeoutMs', parseInteger(0, 3_600_000), '10000');
-  const logLevel = r.read('logLevel', parseOneOf(LOG_LEVELS), 'info');
-  const requestLog = r.read('requestLog', parseOneOf(REQUEST_LOG_MODES), 'all');
+  const r = new SettingReader(values, deps, deps.sources);
+  // Every setting is read before the problems are reported, so that all of them are.
+  const settings = {
+    profile: r.value('profile'),
+    keyExpiryWarningDays: r.value('keyExpiryWarningDays'),
+    signing: r.signingOptions(),
+    upstreamTimeoutMs: r.value('upstreamTimeoutMs'),
+    shutdownDelayMs: r.value('shutdownDelayMs'),
+    shutdownTimeoutMs: r.value('shutdownTimeoutMs'),
+    logLevel: r.value('logLevel'),
+    requestLog: r.value('requestLog'),
+  };
+  const reloadIntervalMs = r.value('keystoreReloadIntervalMs');
+  const debounceMs = r.value('keystoreDebounceMs');
+  const upstream = r.value('upstreamUrl');
+  const listen = r.value('listen');
+  const adminListen = r.value('adminListen');
+  const maxBodyBytes = r.value('maxBodyBytes');
   const upstreamCa = r.file('upstreamCaFile', FILE_LIMITS.caBundle);
   const caProblem = upstreamCa === null ? null : caBundleProblem(upstreamCa);
   if (caProblem) r.problems.push(`${SETTINGS.upstreamCaFile.env}: ${caProblem}`);
   const egress = readEgressProxy(r);
-  const profile = r.read('profile', parseProfileName, 'default');
-  const profileHeader = r.read('profileHeader', parseHeaderName) ?? null;
-  const allowedProfiles = r.read('allowedProfiles', parseProfileList) ?? [];
-  const keyExpiryWarningDays = r.read('keyExpiryWarningDays', parseInteger(0, 3650), '7');
-  const reloadIntervalMs = r.read('keystoreReloadIntervalMs', parseInteger(100, 86_400_000), '60000');
-  const debounceMs = r.read('keystoreDebounceMs', parseInteger(0, 60_000), '200');
+  const profileHeader = r.value('profileHeader') ?? null;
+  const allowedProfiles = r.value('allowedProfiles') ?? [];
   if (profileHeader !== null && allowedProfiles.length === 0) {
     r.problems.push(`${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`);
   }
-  if (profileHeader === null && r.raw('allowedProfiles') !== undefined) {
+  if (profileHeader === null && r.isSet('allowedProfiles')) {
     r.problems.push(`${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`);
   }
+  const limits = readLimits(r, maxBodyBytes);
+  const notify = readNotifyConfig(r, limits.maxHeaderBytes);
+  sameAddressProblems(r, [
+    ['listen', listen],
+    ['adminListen', adminListen],
+    ...(notify ? [['notifyListen', notify.listen] as const] : []),
+  ]);
 
-  const keystorePath = r.raw('keystoreFile');
-  const demo = !deps.production && r.raw('upstreamUrl') === undefined && !r.keyConfigured() && keystorePath === undefined;
+  const keystorePath = r.raw('keystoreFile')?.trim();
+  const demo = !deps.production && !r.isSet('upstreamUrl') && !r.keyConfigured() && keystorePath === undefined;
   let keySource: KeySource = { kind: 'demo' };
   if (keystorePath !== undefined) {
     if (r.keyConfigured()) {
       r.problems.push(`${SETTINGS.keystoreFile.env} and ${SETTINGS.accessKeyId.env}/${SETTINGS.accessKeySecret.env}[_FILE]: set one kind of key configuration, not both`);
     }
-    keySource = { kind: 'keystore', path: keystorePath.trim(), reloadIntervalMs: reloadIntervalMs!, debounceMs: debounceMs! };
+    keySource = { kind: 'keystore', path: keystorePath, reloadIntervalMs, debounceMs };
   } else if (!demo) {
-    if (r.raw('upstreamUrl') === undefined) {
+    if (!r.isSet('upstreamUrl')) {
       const why = deps.production ? 'NODE_ENV=production never falls back to the demo' : 'the demo runs only when no key is configured';
       r.problems.push(`${SETTINGS.upstreamUrl.env}: required (${why}); an http:// or https:// base URL like https://host[:port][/prefix]`);
     }
     const key = r.accessKey();
     if (key) keySource = { kind: 'single', key };
-  }
-  const notify = readNotifyConfig(r);
-  const limits = readLimits(r, maxBodyBytes ?? 0);
-  if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
-    r.problems.push('SFD_CLIENT_HEADERS_TIMEOUT_MS: must not be longer than SFD_CLIENT_REQUEST_TIMEOUT_MS');
-  }
-  if (maxBodyBytes !== undefined && limits.maxBufferedBodyBytes < maxBodyBytes) {
-    r.problems.push(
-      `${SETTINGS.maxBufferedBodyBytes.env}: must be at least ${SETTINGS.maxBodyBytes.env} (${maxBodyBytes}), or the largest body accepted could never be held; leave it unset to follow ${SETTINGS.maxBodyBytes.env}`,
-    );
-  }
-  if (notify?.deadLetterDir) {
-    const smallestCap = smallestDeadLetterCap(notify.maxBodyBytes, limits.maxHeaderBytes);
-    if (notify.deadLetterMaxBytes < smallestCap) {
-      r.problems.push(
-        `${SETTINGS.notifyDeadLetterMaxBytes.env}: must be at least ${smallestCap}, so that the dead-letter file can take the largest notification accepted (6 times ${SETTINGS.notifyMaxBodyBytes.env} plus ${SETTINGS.maxHeaderBytes.env}, as JSON-escaped, plus 4096)`,
-      );
-    }
   }
   r.assertValid();
 
@@ -154,22 +127,35 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     limits,
     demo,
     upstream: upstream ?? null,
-    listen: listen!,
-    adminListen: adminListen!,
+    listen,
+    adminListen,
     keySource,
-    profile: profile!,
+    ...settings,
     profileHeader,
     allowedProfiles: Object.freeze(allowedProfiles),
-    keyExpiryWarningDays: keyExpiryWarningDays!,
-    signing,
-    maxBodyBytes: maxBodyBytes!,
-    upstreamTimeoutMs: upstreamTimeoutMs!,
+    maxBodyBytes,
     upstreamCa,
     egressProxy: egress.proxy,
     egressProxyIgnored: egress.ignored,
-    shutdownDelayMs: shutdownDelayMs!,
-    shutdownTimeoutMs: shutdownTimeoutMs!,
-    logLevel: logLevel!,
-    requestLog: requestLog!,
+    warnings: Object.freeze([...r.warnings]),
   });
+}
+
+/**
+ * Two listeners of one process on the same address: the second would fail to bind with "address in
+ * use", which reads as another process; it is this configuration, and both settings are named.
+ */
+function sameAddressProblems(r: SettingReader, listeners: readonly (readonly [keyof typeof SETTINGS, ListenAddress])[]): void {
+  for (let i = 0; i < listeners.length; i += 1) {
+    for (let j = i + 1; j < listeners.length; j += 1) {
+      const [first, a] = listeners[i]!;
+      const [second, b] = listeners[j]!;
+      if (a.port === 0 || a.port !== b.port) continue;
+      // Every address ('' or 0.0.0.0 or ::) overlaps any address on the same port.
+      const wildcard = (host: string): boolean => host === '' || host === '0.0.0.0' || host === '::';
+      if (a.host === b.host || wildcard(a.host) || wildcard(b.host)) {
+        r.problems.push(`${SETTINGS[first].env} and ${SETTINGS[second].env}: both listen on port ${a.port} (${formatListen(a)} and ${formatListen(b)}); give each listener its own port`);
+      }
+    }
+  }
 }

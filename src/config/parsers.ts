@@ -25,6 +25,11 @@ export function parseListen(raw: string): Parsed<ListenAddress> {
   return ok(Object.freeze({ host, port }));
 }
 
+/** `host:port`, `[ipv6]:port`, or `:port` for every address. */
+export function formatListen({ host, port }: ListenAddress): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
 export function parseInteger(min: number, max: number): (raw: string) => Parsed<number> {
   return (raw) => {
     const text = raw.trim();
@@ -79,7 +84,23 @@ export function parseUpstreamUrl(raw: string): Parsed<UpstreamTarget> {
 }
 
 /** An access key id is sent as `HMAC-SHA256 <id>:<signature>`, so it cannot hold spaces or colons. */
+export const ACCESS_KEY_ID_PATTERN = /^[\x21-\x39\x3b-\x7e]{1,128}$/;
+
 export function parseAccessKeyId(raw: string): Parsed<string> {
   const text = raw.trim();
-  return /^[\x21-\x39\x3b-\x7e]{1,128}$/.test(text) ? ok(text) : fail('1 to 128 printable characters without spaces or colons');
+  return ACCESS_KEY_ID_PATTERN.test(text) ? ok(text) : fail('1 to 128 printable characters without spaces or colons');
 }
+
+export const parseMethods = (raw: string): Parsed<string[]> => {
+  const methods = raw
+    .split(',')
+    .map((m) => m.trim().toUpperCase())
+    .filter((m) => m !== '');
+  return methods.length > 0 && methods.every((m) => /^[A-Z]+$/.test(m)) ? ok(methods) : fail('a comma-separated list of HTTP methods, e.g. GET,HEAD');
+};
+
+/** A Kubernetes object name (RFC 1123 subdomain), as a Secret's or ConfigMap's must be. */
+const OBJECT_NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+export const parseObjectName = (raw: string): Parsed<string> =>
+  OBJECT_NAME.test(raw.trim()) ? ok(raw.trim()) : fail('an object name: lower-case letters, digits, - and ., at most 253');

@@ -1,30 +1,34 @@
-// Reads setting values one by one, collecting every problem (naming the setting and what is allowed,
-// never echoing a secret) so that a command can report them all at once.
-import { createAccessKey } from '../signing/access-key.js';
-import {
-  QUERY_PLACEMENTS,
-  SIGNATURE_VERSIONS,
-  V2_STRING_SHAPES,
-  type AccessKey,
-  type SigningOptions,
-} from '../signing/types.js';
+// Reads setting values through the registry (settings.ts): each setting's text is parsed as the
+// registry says, its default applied when it is not given. Every problem is collected, naming the
+// setting, where its value came from and what is allowed, never echoing a secret, so that a command
+// can report them all at once. Warnings (a value that works but is likely a mistake) are collected too.
 import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
+import { createAccessKey } from '../signing/access-key.js';
+import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { ConfigError } from './config-error.js';
-import { parseAccessKeyId, parseOneOf, type Parsed } from './parsers.js';
-import { SETTINGS, type SettingDefinition, type SettingKey } from './settings.js';
+import type { Parsed } from './parsers.js';
+import { secretWhitespaceProblem } from './secret-whitespace.js';
+import type { SettingSource, SettingValues } from './setting-sources.js';
+import { SETTINGS, type SettingKey, type SettingValue } from './settings.js';
 
-export type SettingValues = Readonly<Record<string, string | undefined>>;
+export type { SettingValues } from './setting-sources.js';
 
 export interface FileReader {
   /** Reads a regular file as UTF-8, at most `maxBytes` of it; throws when it cannot. */
   readonly readFile: (path: string, maxBytes: number) => string;
 }
 
+/** A setting's value: with its default when it has one, else possibly undefined. */
+export type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends { readonly default: unknown } ? SettingValue<K> : SettingValue<K> | undefined;
+
 export class SettingReader {
   readonly problems: string[] = [];
+  readonly warnings: string[] = [];
+
   constructor(
     private readonly values: SettingValues,
     private readonly files: FileReader,
+    private readonly sources: Readonly<Record<string, SettingSource>> = {},
   ) {}
 
   /** The raw text of a setting, undefined when unset or blank. */
@@ -33,13 +37,17 @@ export class SettingReader {
     return value === undefined || value.trim() === '' ? undefined : value;
   }
 
-  read<T>(key: SettingKey, parse: (raw: string) => Parsed<T>, fallback: string): T | undefined;
-  read<T>(key: SettingKey, parse: (raw: string) => Parsed<T>): T | undefined;
-  read<T>(key: SettingKey, parse: (raw: string) => Parsed<T>, fallback?: string): T | undefined {
-    const { env, secret }: SettingDefinition = SETTINGS[key];
-    const text = this.raw(key) ?? fallback;
-    if (text === undefined) return undefined;
-    return this.parseFrom(env, text, parse, secret === true);
+  isSet(key: SettingKey): boolean {
+    return this.raw(key) !== undefined;
+  }
+
+  /** The setting's value, or its default when it is not given (or not valid: the problem is recorded). */
+  value<K extends SettingKey>(key: K): ValueOf<K> {
+    const definition = SETTINGS[key] as { default?: unknown; parse: (raw: string) => Parsed<unknown>; secret?: boolean; env: string };
+    const text = this.raw(key);
+    if (text === undefined) return definition.default as ValueOf<K>;
+    const parsed = this.parseFrom(definition.env, text, definition.parse, definition.secret === true);
+    return (parsed ?? definition.default) as ValueOf<K>;
   }
 
   /**
@@ -56,55 +64,67 @@ export class SettingReader {
     return undefined;
   }
 
+  /** ` (from the environment)` and the like, for messages about a variable's value. */
+  from(name: string): string {
+    const source = this.sources[name];
+    return source ? ` (from the ${source})` : '';
+  }
+
   /** Parses a value read from the variable `name`; on failure records a problem naming it (never echoing a secret). */
   parseFrom<T>(name: string, text: string, parse: (raw: string) => Parsed<T>, secret: boolean): T | undefined {
     const parsed = parse(text);
     if (parsed.ok) return parsed.value;
-    this.problems.push(`${name}: must be ${parsed.allowed}${secret ? '' : ` (got ${JSON.stringify(text)})`}`);
+    this.problems.push(`${name}${this.from(name)}: must be ${parsed.allowed}${secret ? '' : ` (got ${JSON.stringify(text)})`}`);
     return undefined;
   }
 
   /** Reads a file named by a setting; null when the setting is unset. */
   file(key: SettingKey, maxBytes: number): string | null {
-    const path = this.raw(key);
+    const path = this.raw(key)?.trim();
     if (path === undefined) return null;
     try {
       return this.files.readFile(path, maxBytes);
     } catch (error) {
-      this.problems.push(`${SETTINGS[key].env}: must name a readable regular file (${JSON.stringify(path)}: ${describeFileProblem(error)})`);
+      const { env } = SETTINGS[key];
+      this.problems.push(`${env}${this.from(env)}: must name a readable regular file (${JSON.stringify(path)}: ${describeFileProblem(error)})`);
       return null;
     }
   }
 
   signingOptions(): SigningOptions {
     return Object.freeze({
-      signatureVersion: this.read('signatureVersion', parseOneOf(SIGNATURE_VERSIONS), '2') ?? '2',
-      v2StringShape: this.read('v2StringShape', parseOneOf(V2_STRING_SHAPES), 'spec') ?? 'spec',
-      queryPlacement: this.read('queryPlacement', parseOneOf(QUERY_PLACEMENTS), 'body') ?? 'body',
+      signatureVersion: this.value('signatureVersion'),
+      v2StringShape: this.value('v2StringShape'),
+      queryPlacement: this.value('queryPlacement'),
     });
   }
 
   /** True when any of the single-key settings is given. */
   keyConfigured(): boolean {
-    return this.raw('accessKeyId') !== undefined || this.raw('accessKeySecret') !== undefined || this.raw('accessKeySecretFile') !== undefined;
+    return this.isSet('accessKeyId') || this.isSet('accessKeySecret') || this.isSet('accessKeySecretFile');
   }
 
   /** The single access key of SFD_ACCESS_KEY_ID and SFD_ACCESS_KEY_SECRET[_FILE]; problems when incomplete. */
   accessKey(): AccessKey | undefined {
     const { accessKeyId, accessKeySecret, accessKeySecretFile } = SETTINGS;
-    const id = this.read('accessKeyId', parseAccessKeyId);
-    if (this.raw('accessKeyId') === undefined) this.problems.push(`${accessKeyId.env}: required, the access key id to sign with`);
+    const id = this.value('accessKeyId');
+    if (!this.isSet('accessKeyId')) this.problems.push(`${accessKeyId.env}: required, the access key id to sign with`);
     const value = this.raw('accessKeySecret');
-    const hasFile = this.raw('accessKeySecretFile') !== undefined;
+    const hasFile = this.isSet('accessKeySecretFile');
     let secret: string | undefined;
     if (value !== undefined && hasFile) this.problems.push(`${accessKeySecret.env} and ${accessKeySecretFile.env}: set only one of them`);
-    else if (value !== undefined) secret = value;
-    else if (!hasFile) this.problems.push(`${accessKeySecret.env} or ${accessKeySecretFile.env}: one is required, the access key secret`);
+    else if (value !== undefined) {
+      secret = value;
+      const whitespace = secretWhitespaceProblem(value);
+      if (whitespace) this.warnings.push(`${accessKeySecret.env}${this.from(accessKeySecret.env)}: the secret ${whitespace}`);
+    } else if (!hasFile) this.problems.push(`${accessKeySecret.env} or ${accessKeySecretFile.env}: one is required, the access key secret`);
     else {
       const text = this.file('accessKeySecretFile', FILE_LIMITS.secret);
       if (text !== null) {
         secret = text.replace(/\r?\n$/, '');
         if (secret === '') this.problems.push(`${accessKeySecretFile.env}: the file is empty; it must hold the access key secret`);
+        const whitespace = secretWhitespaceProblem(secret);
+        if (whitespace) this.warnings.push(`${accessKeySecretFile.env}: the secret in ${this.raw('accessKeySecretFile')?.trim()} ${whitespace}`);
       }
     }
     return id !== undefined && secret ? createAccessKey(id, secret) : undefined;

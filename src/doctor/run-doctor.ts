@@ -27,6 +27,8 @@ export interface DoctorDeps extends LoadConfigDeps {
   readonly readFileAsync: (path: string, maxBytes: number) => Promise<string>;
   readonly now: () => number;
   readonly timeoutMs?: number;
+  /** Variables that are no setting, unread dotenv lines: shown as a warning. */
+  readonly settingWarnings?: readonly string[];
 }
 
 const DAY_MS = 86_400_000;
@@ -41,16 +43,18 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
     config = loadConfig(values, deps);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    checks.push(fail('configuration', error.problems.join('; '), 'fix the settings named above (README, Configuration)'));
+    checks.push(fail('configuration', error.problems.join('; '), 'fix the settings named above (docs/configuration.md)'));
     return done();
   }
+  const oddities = [...(deps.settingWarnings ?? []), ...config.warnings];
   if (config.demo) {
     checks.push(fail('configuration', 'nothing is configured: serve would run the demo against the built-in emulator', 'set SFD_UPSTREAM_URL and a key or key store'));
     return done();
   }
   checks.push(ok('configuration', 'the settings are valid'));
 
-  const store = await loadStore(config, deps, checks);
+  const store = await loadStore(config, deps, checks, oddities);
+  if (oddities.length > 0) checks.push(warn('settings', oddities.join('; '), 'correct the names and values above; each is used as it is, or ignored'));
   const profile = store?.profiles.get(config.profile);
   if (!store) return done();
   checks.push(...keyChecks(store, deps.now(), config.keyExpiryWarningDays));
@@ -73,7 +77,8 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
 
   const configured: SigningOptions = { ...config.signing, ...profile.signing };
   const prober = createProber({ upstream, key, ca: config.upstreamCa, proxy, now: deps.now, nextNonce: createNonceSource(), timeoutMs });
-  const recommendation = await probeForms(prober, configured, upstream, key, checks);
+  const secretOddity = oddities.find((o) => o.includes('whitespace'));
+  const recommendation = await probeForms(prober, configured, upstream, key, checks, secretOddity);
   return done(recommendation);
 }
 
@@ -97,7 +102,8 @@ async function checkThroughProxy(proxy: URL, upstream: UpstreamTarget, ca: strin
   }
 }
 
-async function loadStore(config: Config, deps: DoctorDeps, checks: CheckResult[]): Promise<KeyStore | null> {
+/** @param oddities collects the key store's warnings (a secret with whitespace at its edges) */
+async function loadStore(config: Config, deps: DoctorDeps, checks: CheckResult[], oddities: string[]): Promise<KeyStore | null> {
   const source = config.keySource;
   if (source.kind === 'single') return singleKeyStore(config.profile, source.key);
   if (source.kind !== 'keystore') return null;
@@ -109,6 +115,7 @@ async function loadStore(config: Config, deps: DoctorDeps, checks: CheckResult[]
     return null;
   }
   const parsed = await parseKeyStore(text, source.path, { readFile: deps.readFileAsync });
+  oddities.push(...parsed.warnings.map((w) => `${source.path}: ${w}`));
   if (!parsed.ok) {
     checks.push(fail('key store', parsed.problems.join('; '), `run sfd-sidecar keys check ${source.path} and fix the file`));
     return null;
@@ -130,7 +137,15 @@ function keyChecks(store: KeyStore, now: number, warningDays: number): CheckResu
   });
 }
 
-async function probeForms(prober: Prober, configured: SigningOptions, upstream: UpstreamTarget, key: AccessKey, checks: CheckResult[]): Promise<SigningOptions | null> {
+/** @param secretOddity whitespace at the edges of the secret, the likeliest cause when the gateway refuses every form */
+async function probeForms(
+  prober: Prober,
+  configured: SigningOptions,
+  upstream: UpstreamTarget,
+  key: AccessKey,
+  checks: CheckResult[],
+  secretOddity: string | undefined,
+): Promise<SigningOptions | null> {
   const answers: { form: (typeof CANDIDATE_FORMS)[number]; answer: ProbeAnswer }[] = [];
   for (const form of CANDIDATE_FORMS) answers.push({ form, answer: await prober.probe({ ...form, queryPlacement: configured.queryPlacement }, '/v1.1/customer', null) });
 
@@ -150,11 +165,14 @@ async function probeForms(prober: Prober, configured: SigningOptions, upstream: 
   const accepted = answers.filter((a) => !(a.answer.status === 401 && a.answer.code === 'Signature.NotMatch') && !(a.answer.code !== null && BEFORE_SIGNATURE.has(a.answer.code)));
   const summary = answers.map((a) => `${describeForm(a.form)}: ${a.answer.status}${a.answer.code ? ` ${a.answer.code}` : ''}`).join('; ');
   if (accepted.length === 0) {
-    checks.push(fail('signature form', `the gateway refused every form (${summary})`, `the secret does not belong to ${key.accessKeyId}, or the gateway uses a form not listed here`));
+    const fix = secretOddity
+      ? `likely the secret itself: ${secretOddity}; remove the whitespace (or the secret does not belong to ${key.accessKeyId})`
+      : `the secret does not belong to ${key.accessKeyId}, or the gateway uses a form not listed here`;
+    checks.push(fail('signature form', `the gateway refused every form (${summary})`, fix));
     return null;
   }
-  // A gateway may accept several forms (it picks the scheme from X-SFD-Signature-Version, field-notes
-  // §1): the configured one, when among them, is kept rather than the first in the list.
+  // A gateway may accept several forms (it picks the scheme from X-SFD-Signature-Version): the
+  // configured one, when among them, is kept rather than the first in the list.
   const chosen = accepted.find((a) => sameForm(a.form, configured)) ?? accepted[0]!;
   const form = chosen.form;
   const placement = await probePlacement(prober, form, configured, chosen.answer, upstream);

@@ -1,12 +1,12 @@
 // What the sidecar injected into a pod is made of: the defaults (flags and SFD_* settings of `inject`
 // and `injector`), each overridden by the pod's own annotation when it has one.
-import { parseInteger, parseOneOf, parseUpstreamUrl, type Parsed } from '../config/parsers.js';
+import { parseInteger, parseObjectName, parseOneOf, parseUpstreamUrl, type Parsed } from '../config/parsers.js';
 import { parseProfileName } from '../config/profile-parsers.js';
+import { INJECTION_MODES, type InjectionMode } from '../config/settings.js';
 import { SIGNATURE_VERSIONS, type SignatureVersion } from '../signing/types.js';
 import { ANNOTATIONS } from './annotations.js';
 
-export const INJECTION_MODES = ['native', 'classic'] as const;
-export type InjectionMode = (typeof INJECTION_MODES)[number];
+export { INJECTION_MODES, type InjectionMode } from '../config/settings.js';
 
 export interface InjectionOptions {
   /** The sidecar image (SFD_IMAGE). */
@@ -33,13 +33,6 @@ export interface PodOptions extends InjectionOptions {
   readonly envSecret: string | null;
 }
 
-/** A Kubernetes object name (RFC 1123 subdomain), as a Secret's name must be. */
-const OBJECT_NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** The name of a Secret or ConfigMap. */
-export const parseSecretName = (raw: string): Parsed<string> =>
-  OBJECT_NAME.test(raw.trim()) ? { ok: true, value: raw.trim() } : { ok: false, allowed: 'an object name: lower-case letters, digits, - and ., at most 253' };
-
 const parsePort = parseInteger(1, 65535);
 
 /** The pod's options, or every problem with its annotations (each naming the annotation). */
@@ -59,15 +52,15 @@ export function optionsForPod(defaults: InjectionOptions, annotations: Readonly<
   }, defaults.upstreamUrl);
   const options: PodOptions = {
     ...defaults,
-    keystoreSecret: read(ANNOTATIONS.keystoreSecret, parseSecretName, defaults.keystoreSecret),
+    keystoreSecret: read(ANNOTATIONS.keystoreSecret, parseObjectName, defaults.keystoreSecret),
     profile: read(ANNOTATIONS.profile, parseProfileName, defaults.profile),
     upstreamUrl: upstream,
     signatureVersion: read(ANNOTATIONS.signatureVersion, parseOneOf(SIGNATURE_VERSIONS), defaults.signatureVersion),
     mode: read(ANNOTATIONS.mode, parseOneOf(INJECTION_MODES), defaults.mode),
     signingPort: read(ANNOTATIONS.listenPort, parsePort, defaults.signingPort),
     signingPortFromAnnotation: annotations[ANNOTATIONS.listenPort] !== undefined,
-    envConfigMap: read(ANNOTATIONS.envConfigMap, parseSecretName, null),
-    envSecret: read(ANNOTATIONS.envSecret, parseSecretName, null),
+    envConfigMap: read(ANNOTATIONS.envConfigMap, parseObjectName, null),
+    envSecret: read(ANNOTATIONS.envSecret, parseObjectName, null),
   };
   if (options.keystoreSecret === null) {
     problems.push(`no key store Secret: set ${ANNOTATIONS.keystoreSecret} on the pod, or --keystore-secret (SFD_KEYSTORE_SECRET) for all`);

@@ -84,6 +84,6 @@ export function keystoreVolume(secretName: string): Volume {
 
 /** The grace period a pod needs for the sidecar to drain (the classic form serves on first). */
 export function shutdownNeedsSeconds(options: PodOptions): number {
-  const drainMs = Number(SETTINGS.shutdownTimeoutMs.defaultText);
+  const drainMs = SETTINGS.shutdownTimeoutMs.default;
   return ((options.mode === 'classic' ? CLASSIC_SHUTDOWN_DELAY_MS : 0) + drainMs) / 1000;
 }

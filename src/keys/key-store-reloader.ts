@@ -71,6 +71,7 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
     ring.replace(parsed.store, now);
     const keys = [...parsed.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
     logger.info('key store loaded', { reason, profiles: parsed.store.profiles.size, keys });
+    for (const warning of parsed.warnings) logger.warn('key store loaded with a likely mistake', { warning });
     warnOfExpiringKeys(parsed.store, now, options.expiryWarningDays, warnings, logger);
     return 'success';
   }

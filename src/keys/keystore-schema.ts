@@ -1,58 +1,67 @@
-// The key store file format (issue #3), as a zod schema: the one source for validation and for the
-// published JSON Schema (schema/keystore.schema.json). The only module that imports zod for it.
+// The key store file format: every field with what it may be, as zod schemas (the one source for
+// checking a file and for the published JSON Schema, schema/keystore.schema.json). The only module
+// that imports zod for it. A file is checked field by field, so that every problem of a file comes out
+// in one run, each naming its place and what is allowed, never the value.
 import { z } from 'zod';
+import { ACCESS_KEY_ID_PATTERN } from '../config/parsers.js';
+import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
+import { QUERY_PLACEMENTS, SIGNATURE_VERSIONS, V2_STRING_SHAPES } from '../signing/types.js';
 
-const rfc3339 = z.iso.datetime({ offset: true }).describe('RFC 3339 instant, e.g. 2026-12-01T00:00:00Z');
+const rfc3339 = z.iso.datetime({ offset: true });
+
+/** A field: its schema, and what it may be in words. */
+interface Field {
+  readonly schema: z.ZodType;
+  readonly allowed: string;
+}
+
+export const KEY_FIELDS = {
+  accessKeyId: { schema: z.string().regex(ACCESS_KEY_ID_PATTERN).describe('The access key id, sent in Authorization'), allowed: '1 to 128 printable characters without spaces or colons' },
+  secret: { schema: z.string().min(1).describe('The access key secret (give this or secretFile)'), allowed: 'a non-empty string' },
+  secretFile: { schema: z.string().min(1).describe("File holding the secret, relative to the key store's directory"), allowed: "a file path, relative to the key store's directory" },
+  notBefore: { schema: rfc3339.describe('The key is not used before this instant'), allowed: 'an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z' },
+  notAfter: { schema: rfc3339.describe('The key is not used from this instant on'), allowed: 'an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z' },
+} as const satisfies Record<string, Field>;
+
+/** The scheme as a string, or as the number people write (`signatureVersion: 2`). */
+const signatureVersion = z
+  .union([z.enum(SIGNATURE_VERSIONS), z.literal(SIGNATURE_VERSIONS.map(Number) as [number, ...number[]])])
+  .transform((value) => String(value) as (typeof SIGNATURE_VERSIONS)[number]);
+
+export const PROFILE_FIELDS = {
+  upstreamUrl: { schema: z.string().describe('Base URL for this profile, instead of SFD_UPSTREAM_URL'), allowed: 'an http:// or https:// base URL' },
+  signatureVersion: { schema: signatureVersion.describe('Signature scheme for this profile'), allowed: `${SIGNATURE_VERSIONS.join(' or ')} (a string or a number)` },
+  v2StringShape: { schema: z.enum(V2_STRING_SHAPES).describe('Scheme 2 string shape'), allowed: `one of ${V2_STRING_SHAPES.join(', ')}` },
+  queryPlacement: { schema: z.enum(QUERY_PLACEMENTS).describe('Where a GET/HEAD query is signed'), allowed: `one of ${QUERY_PLACEMENTS.join(', ')}` },
+} as const satisfies Record<string, Field>;
+
+const schemaOf = <T extends Record<string, Field>>(fields: T) => Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.schema.optional()]));
 
 const keySchema = z
-  .strictObject({
-    accessKeyId: z
-      .string()
-      .regex(/^[\x21-\x39\x3b-\x7e]{1,128}$/, '1 to 128 printable characters without spaces or colons')
-      .describe('The access key id, sent in Authorization'),
-    secret: z.string().min(1).optional().describe('The access key secret (give this or secretFile)'),
-    secretFile: z.string().min(1).optional().describe("File holding the secret, relative to the key store's directory"),
-    notBefore: rfc3339.optional().describe('The key is not used before this instant'),
-    notAfter: rfc3339.optional().describe('The key is not used from this instant on'),
-  })
+  .strictObject({ ...schemaOf(KEY_FIELDS), accessKeyId: KEY_FIELDS.accessKeyId.schema })
   .describe('One access key');
-
 const profileSchema = z
   .strictObject({
+    ...schemaOf(PROFILE_FIELDS),
     keys: z.array(keySchema).min(1).describe('The keys of this profile; it signs with the newest one whose window holds now'),
-    upstreamUrl: z.string().optional().describe('Base URL for this profile, instead of SFD_UPSTREAM_URL'),
-    signatureVersion: z.enum(['1', '2']).optional().describe('Signature scheme for this profile'),
-    v2StringShape: z.enum(['spec', 'no-extra-lf', 'no-keyid', 'no-keyid-no-extra-lf']).optional().describe('Scheme 2 string shape'),
-    queryPlacement: z.enum(['body', 'uri']).optional().describe('Where a GET/HEAD query is signed'),
   })
   .describe('One account: its keys and, where it differs, its upstream and signing form');
 
 export const keystoreSchema = z
   .strictObject({
-    profiles: z
-      .record(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/, 'letters, digits, dot, dash and underscore, at most 63'), profileSchema)
-      .describe('Profiles by name'),
+    profiles: z.record(z.string().regex(PROFILE_NAME_PATTERN, 'letters, digits, dot, dash and underscore, at most 63'), profileSchema).describe('Profiles by name'),
   })
   .describe('sfd-sidecar key store');
 
-export type KeystoreFile = z.infer<typeof keystoreSchema>;
-export type KeystoreFileProfile = z.infer<typeof profileSchema>;
-
-/** Every schema problem as `path: message`, e.g. `profiles.billing.keys[0].notAfter: Invalid ISO datetime`. */
-export function checkKeystoreShape(value: unknown): { ok: true; value: KeystoreFile } | { ok: false; problems: string[] } {
-  const result = keystoreSchema.safeParse(value);
-  if (result.success) return { ok: true, value: result.data };
-  return { ok: false, problems: result.error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`) };
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  if (path.length === 0) return '(file)';
-  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
+/** A value checked against one field: its parsed value, or what is allowed. */
+export function checkField(field: Field, value: unknown): { ok: true; value: unknown } | { ok: false; allowed: string } {
+  const result = field.schema.safeParse(value);
+  return result.success ? { ok: true, value: result.data } : { ok: false, allowed: field.allowed };
 }
 
 /** The JSON Schema published for operators' CI and editors. */
 export function keystoreJsonSchema(): Record<string, unknown> {
-  const schema = z.toJSONSchema(keystoreSchema, { target: 'draft-2020-12' }) as JsonSchemaNode;
+  const schema = z.toJSONSchema(keystoreSchema, { target: 'draft-2020-12', io: 'input' }) as JsonSchemaNode;
   // "secret" | "secretFile": exactly one of them (checked in parse-key-store.ts, stated here for editors and CI).
   const keyItems = schema.properties?.profiles?.additionalProperties?.properties?.keys?.items;
   if (keyItems) keyItems.oneOf = [{ required: ['secret'] }, { required: ['secretFile'] }];

@@ -13,7 +13,7 @@ import type { DeadLetterWriter } from './dead-letter.js';
 import type { DeliveredIds } from './delivered-ids.js';
 import type { AppDelivery, DeliveryResult } from './deliver-to-app.js';
 import { parseNotification, type Notification } from './notifications.js';
-import type { SourceFilter } from './source-filter.js';
+import type { SourceFilter } from '../config/cidr-list.js';
 
 export interface NotifyRelayDeps {
   /** SFD_NOTIFY_PATH, without a trailing slash. */

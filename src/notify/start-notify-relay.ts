@@ -23,7 +23,7 @@ import { createDeliveredIds } from './delivered-ids.js';
 import { createAppDelivery } from './deliver-to-app.js';
 import { createNotificationHandler, RELAY_METHODS } from './handle-notification.js';
 import { createTokenCheck } from './path-token.js';
-import { parseCidrList } from './source-filter.js';
+import { parseCidrList } from '../config/cidr-list.js';
 
 export interface RunningNotifyRelay {
   readonly address: AddressInfo;

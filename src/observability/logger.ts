@@ -2,7 +2,7 @@
 // so a key object or a request cannot be passed in whole, and any field whose name speaks of a secret,
 // signature or authorization is replaced before it is written. The only module that imports pino.
 import { pino, type DestinationStream } from 'pino';
-import type { LogLevel } from '../config/load-config.js';
+import type { LogLevel } from '../config/settings.js';
 import { createBatchedLineWriter, type BatchedLineWriter } from './batched-line-writer.js';
 
 export type LogValue = string | number | boolean | null | undefined;

@@ -7,7 +7,7 @@ import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.j
 import type { ProfileResolver, ResolvedProfile } from '../keys/profile-resolver.js';
 import { alternateKey, currentKey } from '../keys/select-key.js';
 import type { Limits } from '../config/limits-config.js';
-import type { RequestLogMode } from '../config/load-config.js';
+import type { RequestLogMode } from '../config/settings.js';
 import { describeError, type Logger } from '../observability/logger.js';
 import type { ProxyObserver, RequestLabels } from '../observability/proxy-observer.js';
 import type { SignResult } from '../signing/sign-request.js';

@@ -1,6 +1,6 @@
 // One proxied request's log line (issue #4): what the signing handler records as the request goes,
 // logged once when the caller's connection closes, for every request or only failed ones (SFD_REQUEST_LOG).
-import type { RequestLogMode } from '../config/load-config.js';
+import type { RequestLogMode } from '../config/settings.js';
 import { operationOf, type Operation } from '../observability/operation-name.js';
 
 /**

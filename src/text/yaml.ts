@@ -80,5 +80,5 @@ export function readYamlStream(text: string): YamlStream {
 
 /** A value as a YAML document (generated files). */
 export function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0 });
+  return stringify(value, { lineWidth: 120 });
 }

@@ -137,7 +137,7 @@ test('without a file, or with a bad setting, inject says how it is used', async 
   t.regex(bare.stderr, /usage: sfd-sidecar inject/);
   const bad = await runCli(['inject', '--sidecar-mode', 'ambient', fixture('job.json')]);
   t.is(bad.code, 2);
-  t.regex(bad.stderr, /SFD_SIDECAR_MODE: must be one of native, classic/);
+  t.regex(bad.stderr, /SFD_SIDECAR_MODE \(from the flag\): must be one of native, classic/);
 });
 
 function pipe(args: readonly string[], input: string): Promise<Finished> {

@@ -28,9 +28,12 @@ test('keys check: an invalid store exits 1 listing every problem, without the se
   const path = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AK 1', secret: SECRET, notAfter: 'never' }] }, 'bad name': { keys: [] } }));
   const run = await runCli(['keys', 'check', path]);
   t.is(run.code, 1);
-  t.regex(run.stderr, /3 problems/);
-  t.true(run.stderr.includes('profiles.billing.keys[0].accessKeyId'));
-  t.true(run.stderr.includes('profiles.billing.keys[0].notAfter'));
+  // Every problem in one run, the shape of one profile as well as the other's.
+  t.regex(run.stderr, /4 problems/);
+  t.true(run.stderr.includes('profiles.billing.keys[0].accessKeyId: must be 1 to 128 printable characters without spaces or colons'));
+  t.true(run.stderr.includes('profiles.billing.keys[0].notAfter: must be an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z'));
+  t.true(run.stderr.includes('profiles.bad name: a profile name must be letters, digits, dot, dash and underscore, at most 63'));
+  t.true(run.stderr.includes('profiles.bad name.keys: must be a list of one key or more'));
   t.false(run.stderr.includes(SECRET));
   const missing = await runCli(['keys', 'check', '/nope/keystore.json']);
   t.is(missing.code, 1);
@@ -76,7 +79,7 @@ test('setting both a key store and a single key is a configuration error', async
   const header = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'X-SFD-Profile' } });
   t.true(header.stderr.includes('SFD_ALLOWED_PROFILES: required with SFD_PROFILE_HEADER'));
   const reserved = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'Authorization', SFD_ALLOWED_PROFILES: 'a' } });
-  t.true(reserved.stderr.includes('SFD_PROFILE_HEADER: must be an HTTP header name the sidecar does not set itself'));
+  t.true(reserved.stderr.includes('SFD_PROFILE_HEADER (from the environment): must be an HTTP header name the sidecar does not set itself'));
 });
 
 test('SIGHUP re-reads the key store in a running sidecar', async (t) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { freePort } from '../../bench/net-utils.js';
-import { LOG_LEVELS } from '../../src/config/load-config.js';
+import { LOG_LEVELS } from '../../src/config/settings.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { runCli, startCli, type Finished } from '../helpers/cli-process.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';

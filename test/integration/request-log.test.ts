@@ -3,7 +3,7 @@
 // re-signed), with `off` none; the metrics count every request either way.
 import { setTimeout as sleep } from 'node:timers/promises';
 import test, { type ExecutionContext } from 'ava';
-import type { RequestLogMode } from '../../src/config/load-config.js';
+import type { RequestLogMode } from '../../src/config/settings.js';
 import { send } from '../helpers/http.js';
 import { startStack, type Stack } from '../helpers/stack.js';
 

@@ -6,7 +6,7 @@ import test from 'ava';
 import { generatedFiles } from '../../tools/generated-files.js';
 import { REPO_ROOT } from '../helpers/tools.js';
 
-for (const [path, content] of Object.entries(generatedFiles())) {
+for (const [path, content] of Object.entries(generatedFiles(REPO_ROOT))) {
   test(`${path} is current (npm run generate)`, (t) => {
     t.is(readFileSync(join(REPO_ROOT, path), 'utf8'), content);
   });

@@ -1,0 +1,95 @@
+// The commands, as data: what each does, how it is called, and its own options besides the settings.
+// Parsing and help both derive from this table; each command's module loads only when it runs.
+import type { CommandName } from '../config/settings.js';
+
+export interface OptionDefinition {
+  readonly name: string;
+  /** The value's placeholder in help; absent for a switch. */
+  readonly value?: string;
+  readonly description: string;
+  /** May be given more than once. */
+  readonly multiple?: boolean;
+}
+
+export interface CommandDefinition {
+  readonly name: CommandName;
+  readonly summary: string;
+  /** Everything after `sfd-sidecar NAME` in the usage line. */
+  readonly usage: string;
+  readonly options: readonly OptionDefinition[];
+  /** Whether the command takes positional arguments (files, actions). */
+  readonly positionals: boolean;
+}
+
+const json: OptionDefinition = { name: 'json', description: 'print JSON instead of text' };
+
+export const COMMANDS: readonly CommandDefinition[] = [
+  { name: 'serve', summary: 'run the signing sidecar (the demo against the built-in emulator when nothing is configured)', usage: '[settings]', options: [], positionals: false },
+  {
+    name: 'sign',
+    summary: 'print what the sidecar would send for one request: the string to sign, the signature, the headers',
+    usage: '--url URL [--method M] [--header "X-SFD-Name: value"]... [--body TEXT | --body-file PATH] [settings]',
+    options: [
+      { name: 'url', value: 'URL', description: 'the absolute http:// or https:// URL of the request, with its path and query' },
+      { name: 'method', value: 'METHOD', description: 'the HTTP method (default GET)' },
+      { name: 'header', value: '"NAME: VALUE"', description: 'an X-SFD-* header of the caller, signed under scheme 2', multiple: true },
+      { name: 'body', value: 'TEXT', description: 'the body' },
+      { name: 'body-file', value: 'PATH', description: 'a file holding the body' },
+      { name: 'date', value: 'yyyyMMddTHHmmssZ', description: 'the X-SFD-Date to use (default now)' },
+      { name: 'nonce', value: 'DIGITS', description: 'the X-SFD-Nonce to use (default a fresh one)' },
+      json,
+    ],
+    positionals: false,
+  },
+  {
+    name: 'emulator',
+    summary: 'run the local stand-in for the gateway, which verifies signatures strictly',
+    usage: '[--listen HOST:PORT] [settings]',
+    options: [{ name: 'listen', value: 'HOST:PORT', description: 'where it listens (default 127.0.0.1:8090)' }],
+    positionals: false,
+  },
+  {
+    name: 'keys',
+    summary: 'check a key store file, list the keys in use (never a secret), or print the key store JSON Schema',
+    usage: 'check FILE | list [--json] | schema   [settings]',
+    options: [json],
+    positionals: true,
+  },
+  {
+    name: 'notify',
+    summary: 'send one notification event to a callback URL, as the service would',
+    usage: '--url URL --status started|ended|error [--recording-id ID] [--stream-id ID] [--type recording|stream-status]',
+    options: [
+      { name: 'url', value: 'URL', description: 'the callback URL, e.g. http://127.0.0.1:8081/notifications' },
+      { name: 'status', value: 'STATUS', description: 'started, ended or error' },
+      { name: 'recording-id', value: 'ID', description: 'the recording (default a new one)' },
+      { name: 'stream-id', value: 'ID', description: 'the stream (default stream-demo-1)' },
+      { name: 'type', value: 'TYPE', description: 'recording (default) or stream-status' },
+    ],
+    positionals: false,
+  },
+  {
+    name: 'doctor',
+    summary: 'with the settings serve would use, tell why signing fails and which signature form the gateway accepts',
+    usage: '[--json] [settings]',
+    options: [json],
+    positionals: false,
+  },
+  {
+    name: 'wait-ready',
+    summary: "wait until /readyz on SFD_ADMIN_LISTEN answers 200 (a classic sidecar's postStart hook)",
+    usage: '[--timeout-ms N] [settings]',
+    options: [{ name: 'timeout-ms', value: 'N', description: 'give up after this many milliseconds (default 60000)' }],
+    positionals: false,
+  },
+  {
+    name: 'inject',
+    summary: 'print Kubernetes manifests with the sidecar added to every pod template',
+    usage: '[settings] FILE|- ...   (- reads standard input)',
+    options: [],
+    positionals: true,
+  },
+  { name: 'injector', summary: 'serve the admission webhook that adds the sidecar to the pods that ask for it', usage: '[settings]', options: [], positionals: false },
+];
+
+export const commandNamed = (name: string): CommandDefinition | undefined => COMMANDS.find((c) => c.name === name);
