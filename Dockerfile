@@ -29,12 +29,11 @@ LABEL org.opencontainers.image.title="sfd-sidecar" \
       org.opencontainers.image.source="https://example.invalid/sfd-sidecar"
 WORKDIR /app
 ENV NODE_ENV=production
-# http-proxy 1.18 calls util._extend, a runtime deprecation warning on Node 24 (DEP0060); only that one is silenced.
-# --max-semi-space-size=4 caps V8's young generation at 4 MiB per semi-space (default 16): resident memory
-# under load about 74 MB instead of 94 MB, for about 3 µs more garbage collection per request.
-# --max-old-space-size=128 keeps the old generation below the Helm chart's 192Mi limit and makes V8 start
-# full collections early: without it the first one came after ~50 s of load, at 38 MB of heap and a
-# 86.4 MB RSS peak in a 5-minute soak (bench/README.md, Soaks). npm run bench and npm run soak use exactly these options.
+# http-proxy 1.18 calls util._extend, a runtime deprecation warning on Node 24 (DEP0060); only that one is
+# silenced. The two heap caps size V8 for a sidecar: a small young generation saves resident memory for
+# little garbage-collection time, and the old-generation cap keeps the heap below the chart's memory limit
+# and starts full collections early. docs/design.md says why, docs/performance.md what they measure.
+# npm run bench and npm run soak use exactly these options.
 ENV NODE_OPTIONS="--disable-warning=DEP0060 --max-semi-space-size=4 --max-old-space-size=128"
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist/src ./dist/src
@@ -44,12 +43,7 @@ USER nonroot
 # 8080: signing listener (bound to 127.0.0.1 by default); 9090: admin (metrics, probes); 8081: relay.
 EXPOSE 9090 8081
 # The distroless entrypoint is node itself, so signals reach the sidecar directly (never npm start).
-# --no-maglev turns off V8's mid-tier compiler (on by default in Node 22 and 24; NODE_OPTIONS does not
-# accept the flag): on Node 24 under load it measured 86.7-89.7 MB resident against 96.5-110.7 MB with
-# it, at no more CPU per request (README, Performance).
-# --no-allocation-site-pretenuring: with the gateway 50 ms away, every sidecar process on Node 20, 22
-# and 24 otherwise fell, within 10-20 s, into a mode with a full collection every 0.8-0.9 s (on Node 24
-# 145 in 120 s against 13 with the flag, p99 112 against 68 ms), for 0-2 MB of resident memory
-# (bench/README.md, A gateway 50 ms away).
-# npm run bench and npm run soak pass the flags given here.
+# --no-maglev turns off V8's mid-tier compiler, which NODE_OPTIONS does not accept: it costs resident
+# memory and buys no CPU here. --no-allocation-site-pretenuring keeps V8 out of a mode with a full
+# collection every second under load. npm run bench and npm run soak pass the flags given here.
 CMD ["--no-maglev", "--no-allocation-site-pretenuring", "dist/src/main.js", "serve"]

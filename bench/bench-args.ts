@@ -30,6 +30,9 @@ export function parseBenchArgs(argv: readonly string[], defaultNode: string): Be
 export function nodeVersionOf(binary: string): string {
   const run = spawnSync(binary, ['--version'], { encoding: 'utf8' });
   const version = run.stdout?.trim() ?? '';
-  if (run.status !== 0 || !/^v\d+\.\d+\.\d+/.test(version)) throw new Error(`--node ${binary}: not a Node binary that runs here (${run.error?.message ?? `exit ${run.status}`})`);
+  if (run.status !== 0 || !/^v\d+\.\d+\.\d+/.test(version))
+    throw new Error(
+      `--node ${binary}: not a Node binary that runs here (${run.error?.message ?? `exit ${run.status}`})`,
+    );
   return version;
 }

@@ -3,7 +3,10 @@
 import { errorCount } from './round-problems.js';
 import { median, type Measurement, type Rounds, type RowName } from './measurement.js';
 
-export type Summary = Record<string, { rows: Partial<Record<RowName, Measurement>>; ratios: Record<string, number | null> }>;
+export type Summary = Record<
+  string,
+  { rows: Partial<Record<RowName, Measurement>>; ratios: Record<string, number | null> }
+>;
 
 export interface RunDescription {
   readonly cores: number;
@@ -23,7 +26,12 @@ export interface RunDescription {
  * Each ratio is taken within a round (rows of one round ran back to back, so a slow spell of the
  * machine weighs on both); these are the per-round values, rounds where either side is missing left out.
  */
-export function ratiosByRound(byRow: Partial<Record<RowName, Measurement[]>>, a: RowName, b: RowName, f: (m: Measurement) => number | null): number[] {
+export function ratiosByRound(
+  byRow: Partial<Record<RowName, Measurement[]>>,
+  a: RowName,
+  b: RowName,
+  f: (m: Measurement) => number | null,
+): number[] {
   const as = byRow[a] ?? [];
   const bs = byRow[b] ?? [];
   const values: number[] = [];
@@ -49,10 +57,16 @@ export function summarise(rounds: Rounds, rows: RowName[]): Summary {
     const merged: Partial<Record<RowName, Measurement>> = {};
     for (const row of rows) {
       const runs = byRow[row] ?? [];
-      const pick = (f: (m: Measurement) => number | null): number | null => (runs.some((m) => f(m) === null) ? null : median(runs.map((m) => f(m)!)));
+      const pick = (f: (m: Measurement) => number | null): number | null =>
+        runs.some((m) => f(m) === null) ? null : median(runs.map((m) => f(m)!));
       const total = (f: (m: Measurement) => number): number => runs.reduce((sum, m) => sum + f(m), 0);
-      const most = (f: (m: Measurement) => number | null): number | null => (runs.some((m) => f(m) === null) ? null : Math.max(...runs.map((m) => f(m)!)));
-      const errorKinds = { socket: total((m) => m.errorKinds.socket), timeout: total((m) => m.errorKinds.timeout), status: total((m) => m.errorKinds.status) };
+      const most = (f: (m: Measurement) => number | null): number | null =>
+        runs.some((m) => f(m) === null) ? null : Math.max(...runs.map((m) => f(m)!));
+      const errorKinds = {
+        socket: total((m) => m.errorKinds.socket),
+        timeout: total((m) => m.errorKinds.timeout),
+        status: total((m) => m.errorKinds.status),
+      };
       merged[row] = {
         requests: total((m) => m.requests),
         rps: pick((m) => m.rps)!,
@@ -63,7 +77,9 @@ export function summarise(rounds: Rounds, rows: RowName[]): Summary {
         errorKinds,
         cpuUsPerRequest: pick((m) => m.cpuUsPerRequest),
         rssMb: most((m) => m.rssMb),
-        newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null) ? null : total((m) => m.newUpstreamSockets!),
+        newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null)
+          ? null
+          : total((m) => m.newUpstreamSockets!),
         peakUpstreamSockets: most((m) => m.peakUpstreamSockets),
       };
     }
@@ -88,26 +104,38 @@ export function summarise(rounds: Rounds, rows: RowName[]): Summary {
 
 export function formatReport(report: RunDescription, summary: Summary): string {
   const lines = [
-    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}${report.node === report.benchNode ? '' : ` for the proxies (${report.benchNode} for the upstream and load)`}, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
-    `proxies pinned to core 0; upstream and load generator to core 1; sidecar NODE_OPTIONS="${report.sidecarNodeOptions}" and flags "${report.sidecarNodeFlags.join(' ')}" (from the Dockerfile)`,
+    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}` +
+      (report.node === report.benchNode ? '' : ` for the proxies (${report.benchNode} for the upstream and load)`) +
+      `, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
+    `proxies pinned to core 0; upstream and load generator to core 1; sidecar ` +
+      `NODE_OPTIONS="${report.sidecarNodeOptions}" and flags "${report.sidecarNodeFlags.join(' ')}" ` +
+      '(from the Dockerfile)',
   ];
   for (const [scenario, { rows, ratios }] of Object.entries(summary)) {
     lines.push(
       '',
       `${scenario}`,
-      '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | RSS MB | errors | new upstream sockets | most upstream sockets open |',
+      '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | RSS MB | errors | new upstream sockets | most ' +
+        'upstream sockets open |',
       '|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const [row, m] of Object.entries(rows)) {
       lines.push(
-        `| ${row} | ${m.rps} | ${m.p50Ms.toFixed(3)} | ${m.p99Ms.toFixed(3)} | ${m.p999Ms.toFixed(3)} | ${m.cpuUsPerRequest ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ${m.newUpstreamSockets ?? '-'} | ${m.peakUpstreamSockets ?? '-'} |`,
+        `| ${row} | ${m.rps} | ${m.p50Ms.toFixed(3)} | ${m.p99Ms.toFixed(3)} | ${m.p999Ms.toFixed(3)} | ` +
+          `${m.cpuUsPerRequest ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ${m.newUpstreamSockets ?? '-'} | ` +
+          `${m.peakUpstreamSockets ?? '-'} |`,
       );
     }
     lines.push(
-      `sidecar/direct throughput ${ratios.throughputSidecarOverDirect ?? '-'}, sidecar/nginx throughput ${ratios.throughputSidecarOverNginx ?? '-'}, sidecar/nginx CPU per request ${ratios.cpuSidecarOverNginx ?? '-'}, added p50 over direct ${ratios.addedP50MsOverDirect ?? '-'} ms`,
+      `sidecar/direct throughput ${ratios.throughputSidecarOverDirect ?? '-'}, sidecar/nginx throughput ` +
+        `${ratios.throughputSidecarOverNginx ?? '-'}, sidecar/nginx CPU per request ` +
+        `${ratios.cpuSidecarOverNginx ?? '-'}, added p50 over direct ${ratios.addedP50MsOverDirect ?? '-'} ms`,
     );
     if (ratios.cpuSidecarOverPlainNode !== null) {
-      lines.push(`sidecar/plain-node throughput ${ratios.throughputSidecarOverPlainNode ?? '-'}, sidecar/plain-node CPU per request ${ratios.cpuSidecarOverPlainNode}`);
+      lines.push(
+        `sidecar/plain-node throughput ${ratios.throughputSidecarOverPlainNode ?? '-'}, sidecar/plain-node ` +
+          `CPU per request ${ratios.cpuSidecarOverPlainNode}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -73,6 +73,8 @@ server.on('connection', () => {
   connections += 1;
 });
 server.listen(port, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port: (server.address() as { port: number }).port, bytes: body.length })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ port: (server.address() as { port: number }).port, bytes: body.length })}\n`,
+  );
 });
 process.on('SIGTERM', () => process.exit(0));

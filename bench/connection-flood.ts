@@ -21,7 +21,8 @@ const attempts = argument > 0 ? Number(process.argv[argument + 1]) : 20_000;
 const CHART_LIMIT_MB = 192 * 1.048576;
 const OPEN_AT_ONCE = 200;
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 const round = (value: number): number => Math.round(value * 10) / 10;
 
 /** One GET on a new connection: its status, or 0 when it failed or took longer than 2 s. */
@@ -59,7 +60,12 @@ async function main(): Promise<void> {
   });
   process.on('exit', () => children.stopAll('SIGKILL'));
   const emulatorPort = await freePort();
-  children.watch('the emulator', spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
+  children.watch(
+    'the emulator',
+    spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], {
+      stdio: 'ignore',
+    }),
+  );
   await waitForPort(emulatorPort);
   const [signingPort, adminPort] = [await freePort(), await freePort()];
   const shipped = shippedSidecarLaunch(ROOT);
@@ -93,7 +99,10 @@ async function main(): Promise<void> {
   let flooding = true;
   const prober = (async () => {
     while (flooding) {
-      for (const [port, path] of [[adminPort, '/healthz'], [signingPort, '/v1.1/customer/12345']] as const) {
+      for (const [port, path] of [
+        [adminPort, '/healthz'],
+        [signingPort, '/v1.1/customer/12345'],
+      ] as const) {
         const result = await probe(port, path);
         probes += 1;
         slowestProbeMs = Math.max(slowestProbeMs, result.ms);
@@ -105,7 +114,9 @@ async function main(): Promise<void> {
     }
   })();
   for (let opened = 0; opened < attempts; opened += OPEN_AT_ONCE) {
-    const batch = Array.from({ length: Math.min(OPEN_AT_ONCE, attempts - opened) }, () => holdIdle(adminPort, held, closedByServer));
+    const batch = Array.from({ length: Math.min(OPEN_AT_ONCE, attempts - opened) }, () =>
+      holdIdle(adminPort, held, closedByServer),
+    );
     await Promise.all(batch);
     peakMb = Math.max(peakMb, rssMb(sidecar.pid!));
     mostHeld = Math.max(mostHeld, held.size);
@@ -121,7 +132,9 @@ async function main(): Promise<void> {
       response.on('end', () => resolve(text));
     });
   });
-  const shed = [...metrics.matchAll(/^sfd_connections_shed_total\{listener="admin",reason="(\w+)"\} (\d+)/gm)].map((m) => `${m[1]} ${m[2]}`);
+  const shed = [...metrics.matchAll(/^sfd_connections_shed_total\{listener="admin",reason="(\w+)"\} (\d+)/gm)].map(
+    (m) => `${m[1]} ${m[2]}`,
+  );
   for (const socket of held) socket.destroy();
   children.stopAll('SIGTERM');
 
@@ -145,9 +158,11 @@ async function main(): Promise<void> {
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
     [
-      `| attempts | RSS before | RSS at most | chart limit | held by flood at most | closed by sidecar | probes | failed | slowest probe |`,
+      `| attempts | RSS before | RSS at most | chart limit | held by flood at most | closed by sidecar | ` +
+        `probes | failed | slowest probe |`,
       `|---|---|---|---|---|---|---|---|---|`,
-      `| ${attempts} | ${result.baselineRssMb} MB | ${result.peakRssMb} MB | ${result.chartLimitMb} MB | ${mostHeld} | ${closedByServer.count} | ${probes} | ${failures.length} | ${result.slowestProbeMs} ms |`,
+      `| ${attempts} | ${result.baselineRssMb} MB | ${result.peakRssMb} MB | ${result.chartLimitMb} MB | ` +
+        `${mostHeld} | ${closedByServer.count} | ${probes} | ${failures.length} | ${result.slowestProbeMs} ms |`,
       `shed: ${shed.join(', ')}`,
       `written to ${file}`,
       '',

@@ -20,8 +20,10 @@ const argument = (name: string, fallback: number): number => {
 const reviews = argument('--reviews', 5000);
 const concurrency = argument('--concurrency', 32);
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const round = (value: number): number => Math.round(value * 100) / 100;
 
 /** A review of a Pod that asks for the sidecar, as the API server sends it. */
@@ -51,7 +53,29 @@ async function main(): Promise<void> {
   });
   process.on('exit', () => children.stopAll('SIGKILL'));
   const dir = mkdtempSync(join(tmpdir(), 'sfd-injector-bench-'));
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem')], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   const [port, adminPort] = [await freePort(), await freePort()];
   const shipped = shippedSidecarLaunch(ROOT);
   const args = [...shipped.args.slice(0, -1), 'injector'];
@@ -73,14 +97,33 @@ async function main(): Promise<void> {
     }),
   );
   await waitForPort(port);
-  const agent = new https.Agent({ keepAlive: true, maxSockets: concurrency, ca: readFileSync(join(dir, 'cert.pem')), servername: 'localhost' });
+  const agent = new https.Agent({
+    keepAlive: true,
+    maxSockets: concurrency,
+    ca: readFileSync(join(dir, 'cert.pem')),
+    servername: 'localhost',
+  });
   const post = (body: string): Promise<number> =>
     new Promise((resolve, reject) => {
       const started = performance.now();
-      const request = https.request({ host: '127.0.0.1', port, path: '/mutate', method: 'POST', agent, headers: { 'Content-Type': 'application/json' } }, (response) => {
-        response.resume();
-        response.on('end', () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${response.statusCode}`))));
-      });
+      const request = https.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/mutate',
+          method: 'POST',
+          agent,
+          headers: { 'Content-Type': 'application/json' },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () =>
+            response.statusCode === 200
+              ? resolve(performance.now() - started)
+              : reject(new Error(`status ${response.statusCode}`)),
+          );
+        },
+      );
       request.on('error', reject);
       request.end(body);
     });
@@ -119,7 +162,9 @@ async function main(): Promise<void> {
   const file = join(ROOT, 'bench/results', `injector-reviews-${result.at.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
-    `injector: ${reviews} reviews at concurrency ${concurrency}: ${result.reviewsPerSecond} reviews/s, p50 ${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms, RSS at most ${result.peakRssMb} MB (${file})\n`,
+    `injector: ${reviews} reviews at concurrency ${concurrency}: ${result.reviewsPerSecond} reviews/s, p50 ` +
+      `${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms, RSS at most ${result.peakRssMb} MB ` +
+      `(${file})\n`,
   );
 }
 

@@ -17,9 +17,19 @@ const agent = new http.Agent(upstreamAgentOptions());
 
 const server = http.createServer(callerLimitOptions(DEFAULT_LIMITS), (incoming, outgoing) => {
   const request = http.request(
-    { host: '127.0.0.1', port: upstreamPort, method: incoming.method, path: incoming.url, headers: responseHeadersForCaller(incoming.rawHeaders, 200), agent },
+    {
+      host: '127.0.0.1',
+      port: upstreamPort,
+      method: incoming.method,
+      path: incoming.url,
+      headers: responseHeadersForCaller(incoming.rawHeaders, 200),
+      agent,
+    },
     (response) => {
-      outgoing.writeHead(response.statusCode ?? 502, responseHeadersForCaller(response.rawHeaders, response.statusCode ?? 502));
+      outgoing.writeHead(
+        response.statusCode ?? 502,
+        responseHeadersForCaller(response.rawHeaders, response.statusCode ?? 502),
+      );
       response.pipe(outgoing);
     },
   );

@@ -46,7 +46,8 @@ export function roundProblems(outcomes: readonly RoundOutcome[]): string[] {
     const where = `${outcome.scenario}, ${outcome.row}, round ${outcome.round + 1}`;
     const what: string[] = [];
     if (errors > 0) what.push(`${errors} ${errors === 1 ? 'error' : 'errors'} (${describeKinds(outcome.errorKinds)})`);
-    if (stalled) what.push(`ran ${outcome.seconds.toFixed(1)} s of a planned ${outcome.plannedSeconds} s: the machine stalled`);
+    if (stalled)
+      what.push(`ran ${outcome.seconds.toFixed(1)} s of a planned ${outcome.plannedSeconds} s: the machine stalled`);
     lines.push(`${where}: ${what.join('; ')}`);
   }
   return lines;

@@ -34,7 +34,10 @@ interface Scenario {
   readonly name: string;
   readonly method: 'GET' | 'POST';
   readonly connections: number;
-  /** Requests per second, evenly spaced, for a fixed-rate run (`connections` is then the most open at once); undefined for as fast as possible. */
+  /**
+   * Requests per second, evenly spaced, for a fixed-rate run (`connections` is then the most open at once); undefined
+   * for as fast as possible.
+   */
   readonly rate?: number;
   /** Path and query requested; the bench upstream answers `delayMs=N` N ms late. */
   readonly path?: string;
@@ -47,7 +50,13 @@ const scenarios: Scenario[] = [
   { name: 'POST 1 KiB, concurrency 32', method: 'POST', connections: 32 },
   { name: 'GET at a fixed 1000 requests/s', method: 'GET', connections: 16, rate: 1000 },
   // A gateway 50 ms away: about 50 requests in flight at once, each held by the proxy for 50 ms.
-  { name: 'GET at a fixed 1000 requests/s, upstream answering in 50 ms', method: 'GET', connections: 128, rate: 1000, path: `${CUSTOMER_PATH}?delayMs=50` },
+  {
+    name: 'GET at a fixed 1000 requests/s, upstream answering in 50 ms',
+    method: 'GET',
+    connections: 128,
+    rate: 1000,
+    path: `${CUSTOMER_PATH}?delayMs=50`,
+  },
 ];
 const postBody = JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.repeat(1024 - 60) });
 
@@ -56,7 +65,13 @@ const has = (tool: string): boolean => spawnSync('sh', ['-c', `command -v ${tool
 /** A failure the bench explains in one line, without a stack: one of its servers died mid-run. */
 class BenchFailure extends Error {}
 
-function pinned(core: number, command: string, args: string[], env: NodeJS.ProcessEnv = process.env, logFile?: string): ChildProcess {
+function pinned(
+  core: number,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  logFile?: string,
+): ChildProcess {
   const out = logFile ? openSync(logFile, 'a') : 'ignore';
   return spawn('taskset', ['-c', String(core), command, ...args], { env, stdio: ['ignore', out, out] });
 }
@@ -90,12 +105,33 @@ async function upstreamStats(port: number): Promise<{ connections: number; peakO
 function loadCommand(url: string, scenario: Scenario, durationS: number): string[] {
   const post = scenario.method === 'POST' ? ['post', postBody] : [];
   if (scenario.rate !== undefined) {
-    return [process.execPath, join(ROOT, 'dist/bench/steady-load.js'), url, String(scenario.rate), String(durationS), String(scenario.connections), ...post];
+    return [
+      process.execPath,
+      join(ROOT, 'dist/bench/steady-load.js'),
+      url,
+      String(scenario.rate),
+      String(durationS),
+      String(scenario.connections),
+      ...post,
+    ];
   }
-  return ['wrk', '-t1', `-c${scenario.connections}`, `-d${durationS}s`, '-s', join(ROOT, 'bench/wrk-report.lua'), url, ...(post.length > 0 ? ['--', ...post] : [])];
+  return [
+    'wrk',
+    '-t1',
+    `-c${scenario.connections}`,
+    `-d${durationS}s`,
+    '-s',
+    join(ROOT, 'bench/wrk-report.lua'),
+    url,
+    ...(post.length > 0 ? ['--', ...post] : []),
+  ];
 }
 
-function runLoad(url: string, scenario: Scenario, durationS: number): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'>> {
+function runLoad(
+  url: string,
+  scenario: Scenario,
+  durationS: number,
+): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'>> {
   return new Promise((resolve, reject) => {
     const args = loadCommand(url, scenario, durationS);
     const child = spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -103,7 +139,11 @@ function runLoad(url: string, scenario: Scenario, durationS: number): Promise<Om
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
     child.on('close', () => {
-      const line = out.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+      const line = out
+        .trim()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .pop();
       if (!line) return reject(new Error(`load generator printed nothing for ${url}`));
       const r = JSON.parse(line) as Record<string, number>;
       const requests = r.requests!;
@@ -129,11 +169,15 @@ async function main(): Promise<void> {
   const stopAll = (): void => children.stopAll('SIGKILL');
   process.on('exit', stopAll);
   const checkRunning = (during: string): void => {
-    if (departures.length > 0) throw new BenchFailure(`${departures.join('; ')}, noticed at ${during}; the output is kept in ${work}`);
+    if (departures.length > 0)
+      throw new BenchFailure(`${departures.join('; ')}, noticed at ${during}; the output is kept in ${work}`);
   };
 
   const upstreamPort = await freePort();
-  children.watch('the upstream', pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]));
+  children.watch(
+    'the upstream',
+    pinned(1, process.execPath, [join(ROOT, 'dist/bench/bench-upstream.js'), String(upstreamPort)]),
+  );
   await waitForPort(upstreamPort);
 
   // The environment and flags of a Node proxy as shipped: production mode and the Dockerfile's Node
@@ -171,7 +215,8 @@ async function main(): Promise<void> {
     mkdirSync(join(work, 'nginx'), { recursive: true });
     writeFileSync(
       join(work, 'nginx/nginx.conf'),
-      `daemon off; master_process off; worker_processes 1; error_log ${join(work, 'nginx/error.log')} warn; pid ${join(work, 'nginx/nginx.pid')};
+      `daemon off; master_process off; worker_processes 1;
+error_log ${join(work, 'nginx/error.log')} warn; pid ${join(work, 'nginx/nginx.pid')};
 events { worker_connections 1024; }
 http {
   access_log off;
@@ -192,14 +237,24 @@ http {
   if (withNodeFloor) {
     // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
     const plainPort = await freePort();
-    const plain = pinned(0, proxyNode, [...nodeFlags, join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)], shippedNodeEnv);
+    const plain = pinned(
+      0,
+      proxyNode,
+      [...nodeFlags, join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)],
+      shippedNodeEnv,
+    );
     children.watch('the plain-node proxy', plain);
     await waitForPort(plainPort);
     targets['plain-node'] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
   }
   const rows = Object.keys(targets) as RowName[];
 
-  for (const row of rows) await runLoad(`${targets[row]!.base}${CUSTOMER_PATH}`, { name: 'warm-up', method: 'GET', connections: 8 }, warmupSeconds);
+  for (const row of rows)
+    await runLoad(
+      `${targets[row]!.base}${CUSTOMER_PATH}`,
+      { name: 'warm-up', method: 'GET', connections: 8 },
+      warmupSeconds,
+    );
 
   const results: Rounds = {};
   const outcomes: RoundOutcome[] = [];
@@ -214,7 +269,14 @@ http {
         const socketsBefore = (await upstreamStats(upstreamPort)).connections;
         const startedAt = performance.now();
         const load = await runLoad(`${target.base}${scenario.path ?? CUSTOMER_PATH}`, scenario, seconds);
-        outcomes.push({ scenario: scenario.name, row, round, errorKinds: load.errorKinds, seconds: (performance.now() - startedAt) / 1000, plannedSeconds: seconds });
+        outcomes.push({
+          scenario: scenario.name,
+          row,
+          round,
+          errorKinds: load.errorKinds,
+          seconds: (performance.now() - startedAt) / 1000,
+          plannedSeconds: seconds,
+        });
         checkRunning(where);
         const cpuUs = target.pid ? ((cpuTicks(target.pid) - cpuBefore) * 1e6) / CLK_TCK : 0;
         const sockets = await upstreamStats(upstreamPort);
@@ -232,7 +294,10 @@ http {
   }
 
   const summary = summarise(results, rows);
-  const targetVerdicts = checkTargets(results, { ...ISSUE_5_TARGETS, maxUpstreamSockets: DEFAULT_LIMITS.upstreamMaxSockets });
+  const targetVerdicts = checkTargets(results, {
+    ...ISSUE_5_TARGETS,
+    maxUpstreamSockets: DEFAULT_LIMITS.upstreamMaxSockets,
+  });
   const report = {
     date: new Date().toISOString(),
     quick,
@@ -257,13 +322,18 @@ http {
   process.stdout.write(formatReport(report, summary));
   process.stdout.write(formatTargets(targetVerdicts, quick));
   process.stdout.write(`\nWritten to ${file}\n`);
-  const errors = Object.values(summary).flatMap((s) => Object.values(s.rows)).reduce((sum, m) => sum + m.errors, 0);
+  const errors = Object.values(summary)
+    .flatMap((s) => Object.values(s.rows))
+    .reduce((sum, m) => sum + m.errors, 0);
   stopAll();
   const problems = roundProblems(outcomes);
   if (problems.length > 0) process.stderr.write(`\n${problems.map((line) => `bench: ${line}`).join('\n')}\n`);
   if (errors > 0) {
     // The sidecar's log (a few hundred MB after a full run) is kept only when it may explain an error.
-    process.stderr.write(`bench: ${errors} ${errors === 1 ? 'error' : 'errors'}; the sidecar's log and nginx's error log are kept in ${work}\n`);
+    process.stderr.write(
+      `bench: ${errors} ${errors === 1 ? 'error' : 'errors'}; the sidecar's log and nginx's error log are ` +
+        `kept in ${work}\n`,
+    );
     process.exitCode = 1;
   } else {
     rmSync(work, { recursive: true, force: true });

@@ -18,19 +18,28 @@ const concurrency = 16;
 const intervalMs = 5000;
 const warmupMs = Math.min(60_000, (seconds * 1000) / 2);
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 async function main(): Promise<void> {
   const soakStarted = Date.now();
   // A server gone mid-run ends the soak with one line (reading its RSS would fail without saying why).
   const children = superviseChildren((description) => {
-    process.stderr.write(`soak failed: ${description} ${Math.round((Date.now() - soakStarted) / 1000)} s into the run\n`);
+    process.stderr.write(
+      `soak failed: ${description} ${Math.round((Date.now() - soakStarted) / 1000)} s into the run\n`,
+    );
     process.exit(1);
   });
   process.on('exit', () => children.stopAll('SIGKILL'));
   const emulatorPort = await freePort();
-  children.watch('the emulator', spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], { stdio: 'ignore' }));
+  children.watch(
+    'the emulator',
+    spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], {
+      stdio: 'ignore',
+    }),
+  );
   await waitForPort(emulatorPort);
   const port = await freePort();
   const shipped = shippedSidecarLaunch(ROOT);
@@ -50,7 +59,11 @@ async function main(): Promise<void> {
   await waitForPort(port);
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-  const paths = ['/v1.1/customer/12345', '/v1.2/customerChildren/12345?page=1&size=10', '/cdn/v1.0/services/1001/rateLimit'];
+  const paths = [
+    '/v1.1/customer/12345',
+    '/v1.2/customerChildren/12345?page=1&size=10',
+    '/cdn/v1.0/services/1001/rateLimit',
+  ];
   let latencies: number[] = [];
   let errors = 0;
   let totalErrors = 0;
@@ -84,7 +97,10 @@ async function main(): Promise<void> {
   const rssSamples: { atMs: number; mb: number }[] = [];
   const rssTimer = setInterval(() => rssSamples.push({ atMs: Date.now() - started, mb: rssMb(sidecar.pid!) }), 250);
   const samples: { atS: number; rps: number; p50: number; p99: number; errors: number; rssMb: number }[] = [];
-  process.stdout.write(`soak: ${seconds} s, concurrency ${concurrency}, sidecar pid ${sidecar.pid}\n| t s | req/s | p50 ms | p99 ms | errors | RSS MB |\n|---|---|---|---|---|---|\n`);
+  process.stdout.write(
+    `soak: ${seconds} s, concurrency ${concurrency}, sidecar pid ${sidecar.pid}\n| t s | req/s | p50 ms | ` +
+      `p99 ms | errors | RSS MB |\n|---|---|---|---|---|---|\n`,
+  );
   while (Date.now() - started < seconds * 1000) {
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
     const sorted = latencies.sort((a, b) => a - b);
@@ -100,7 +116,9 @@ async function main(): Promise<void> {
     totalErrors += errors;
     latencies = [];
     errors = 0;
-    process.stdout.write(`| ${sample.atS} | ${sample.rps} | ${sample.p50} | ${sample.p99} | ${sample.errors} | ${sample.rssMb} |\n`);
+    process.stdout.write(
+      `| ${sample.atS} | ${sample.rps} | ${sample.p50} | ${sample.p99} | ${sample.errors} | ${sample.rssMb} |\n`,
+    );
   }
   running = false;
   clearInterval(rssTimer);
@@ -116,10 +134,13 @@ async function main(): Promise<void> {
   const final = Math.round(mean(afterWarmup.slice(half).length > 0 ? afterWarmup.slice(half) : afterWarmup) * 10) / 10;
   const growth = (final - baseline) / baseline;
   process.stdout.write(
-    `\n${total} requests, ${totalErrors} errors; mean RSS after warm-up ${baseline} MB in the first half, ${final} MB in the second (${(growth * 100).toFixed(1)}% growth)\n`,
+    `\n${total} requests, ${totalErrors} errors; mean RSS after warm-up ${baseline} MB in the first half, ` +
+      `${final} MB in the second (${(growth * 100).toFixed(1)}% growth)\n`,
   );
   if (totalErrors > 0 || growth >= 0.1) {
-    process.stderr.write(`soak failed: ${totalErrors > 0 ? `${totalErrors} errors` : ''}${growth >= 0.1 ? ' RSS grew 10% or more' : ''}\n`);
+    process.stderr.write(
+      `soak failed: ${totalErrors > 0 ? `${totalErrors} errors` : ''}${growth >= 0.1 ? ' RSS grew 10% or more' : ''}\n`,
+    );
     process.exitCode = 1;
   }
 }

@@ -54,7 +54,8 @@ export function runSteadyLoad(options: SteadyLoadOptions): Promise<LoadReport> {
       if (answered + socketErrors + timeouts < total) return;
       agent.destroy();
       const latencies = latenciesUs.subarray(0, answered).sort();
-      const percentile = (p: number): number => Math.round(latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0);
+      const percentile = (p: number): number =>
+        Math.round(latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)] ?? 0);
       resolve({
         requests: answered,
         durationUs: Math.round((performance.now() - start) * 1000),
@@ -85,11 +86,15 @@ export function runSteadyLoad(options: SteadyLoadOptions): Promise<LoadReport> {
         else socketErrors += 1;
         settle();
       };
-      const request = http.request(options.url, { agent, method: body === undefined ? 'GET' : 'POST', headers }, (response) => {
-        response.resume();
-        response.on('end', () => finish('answered', response.statusCode));
-        response.on('error', () => finish('failed'));
-      });
+      const request = http.request(
+        options.url,
+        { agent, method: body === undefined ? 'GET' : 'POST', headers },
+        (response) => {
+          response.resume();
+          response.on('end', () => finish('answered', response.statusCode));
+          response.on('error', () => finish('failed'));
+        },
+      );
       request.setTimeout(options.timeoutMs ?? 10_000, () => {
         timedOut = true;
         request.destroy();
@@ -116,9 +121,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const [url, rate, seconds, maxConnections, mode, postBody] = process.argv.slice(2);
   const numbers = [rate, seconds, maxConnections].map(Number);
   if (url === undefined || !numbers.every((n) => Number.isFinite(n) && n > 0)) {
-    process.stderr.write('usage: steady-load.js URL RATE SECONDS MAX_CONNECTIONS [post BODY] (RATE, SECONDS and MAX_CONNECTIONS positive)\n');
+    process.stderr.write(
+      'usage: steady-load.js URL RATE SECONDS MAX_CONNECTIONS [post BODY] (RATE, SECONDS and MAX_CONNECTIONS ' +
+        'positive)\n',
+    );
     process.exit(2);
   }
-  const report = await runSteadyLoad({ url, rate: numbers[0]!, seconds: numbers[1]!, maxConnections: numbers[2]!, postBody: mode === 'post' ? postBody : undefined });
+  const report = await runSteadyLoad({
+    url,
+    rate: numbers[0]!,
+    seconds: numbers[1]!,
+    maxConnections: numbers[2]!,
+    postBody: mode === 'post' ? postBody : undefined,
+  });
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }

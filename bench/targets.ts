@@ -1,4 +1,4 @@
-// Issue #5's targets for the shipped sidecar (GET), checked against one benchmark run: each verdict
+// The performance targets for the shipped sidecar (GET), checked against one benchmark run: each verdict
 // gives the run's figure (the median over rounds, ratios taken within each round), its spread over
 // rounds, and whether the target was met. Timings never fail the bench (CI runs the quick form,
 // which fails only on errors); the verdicts are for the reader. Growth over 5 minutes is the soak's
@@ -57,7 +57,11 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits): TargetVerdic
   const overPlainNode = ratiosByRound(c32, 'sidecar', 'plain-node', cpu);
   verdicts.push({
     target: `CPU per request at concurrency 32 ≤ ${limits.maxCpuUsPerRequest} µs`,
-    measured: sidecarCpu.length === 0 ? 'not measured' : `${spread(sidecarCpu, 0, ' µs')}${overPlainNode.length > 0 ? `; the plain-node row's × ${spread(overPlainNode, 2)}` : ''}`,
+    measured:
+      sidecarCpu.length === 0
+        ? 'not measured'
+        : spread(sidecarCpu, 0, ' µs') +
+          (overPlainNode.length > 0 ? `; the plain-node row's × ${spread(overPlainNode, 2)}` : ''),
     met: sidecarCpu.length === 0 ? null : median(sidecarCpu) <= limits.maxCpuUsPerRequest,
   });
 
@@ -65,7 +69,10 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits): TargetVerdic
   const capacity = ratiosByRound(c32, 'nginx', 'sidecar', cpu);
   verdicts.push({
     target: `throughput at concurrency 32 ≥ ${limits.minShareOfNginx * 100}% of nginx's`,
-    measured: share.length === 0 ? 'no nginx row' : `${spread(share, 1, '%', 100)}; by CPU per request (capacity on one core) ${spread(capacity, 1, '%', 100)}`,
+    measured:
+      share.length === 0
+        ? 'no nginx row'
+        : `${spread(share, 1, '%', 100)}; by CPU per request (capacity on one core) ${spread(capacity, 1, '%', 100)}`,
     met: share.length === 0 ? null : median(share) >= limits.minShareOfNginx,
   });
 
@@ -84,7 +91,11 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits): TargetVerdic
   });
 
   const errors = sidecarRounds.reduce((sum, m) => sum + m.errors, 0);
-  verdicts.push({ target: 'zero errors in every scenario', measured: `${errors} through the sidecar`, met: sidecarRounds.length === 0 ? null : errors === 0 });
+  verdicts.push({
+    target: 'zero errors in every scenario',
+    measured: `${errors} through the sidecar`,
+    met: sidecarRounds.length === 0 ? null : errors === 0,
+  });
 
   const peak = defined(sidecarRounds.map((m) => m.peakUpstreamSockets));
   // The scenario whose new upstream sockets carried the fewest requests each.
@@ -97,12 +108,18 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits): TargetVerdic
     if (leastReused === null || perSocket < leastReused.perSocket) leastReused = { scenario, perSocket };
   }
   verdicts.push({
-    target: `upstream sockets bounded (≤ ${limits.maxUpstreamSockets} open) and reused (≥ ${MIN_REQUESTS_PER_NEW_SOCKET} requests per new socket)`,
+    target:
+      `upstream sockets bounded (≤ ${limits.maxUpstreamSockets} open) and reused (≥ ` +
+      `${MIN_REQUESTS_PER_NEW_SOCKET} requests per new socket)`,
     measured:
       peak.length === 0 || leastReused === null
         ? 'not measured'
-        : `at most ${Math.max(...peak)} open at once; each new socket carried ${Math.floor(leastReused.perSocket)} requests or more (fewest: ${leastReused.scenario})`,
-    met: peak.length === 0 || leastReused === null ? null : Math.max(...peak) <= limits.maxUpstreamSockets && leastReused.perSocket >= MIN_REQUESTS_PER_NEW_SOCKET,
+        : `at most ${Math.max(...peak)} open at once; each new socket carried ` +
+          `${Math.floor(leastReused.perSocket)} requests or more (fewest: ${leastReused.scenario})`,
+    met:
+      peak.length === 0 || leastReused === null
+        ? null
+        : Math.max(...peak) <= limits.maxUpstreamSockets && leastReused.perSocket >= MIN_REQUESTS_PER_NEW_SOCKET,
   });
   return verdicts;
 }
@@ -110,10 +127,13 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits): TargetVerdic
 export function formatTargets(verdicts: TargetVerdict[], indicativeOnly: boolean): string {
   const lines = [
     '',
-    `Issue #5's targets (GET, the sidecar as shipped)${indicativeOnly ? ': indicative only, from one short round' : ''}`,
+    `Performance targets (GET, the sidecar as ` +
+      `shipped)${indicativeOnly ? ': indicative only, from one short round' : ''}`,
     '| target | this run | met? |',
     '|---|---|---|',
-    ...verdicts.map((v) => `| ${v.target} | ${v.measured} | ${v.met === null ? 'cannot tell' : v.met ? 'yes' : 'no'} |`),
+    ...verdicts.map(
+      (v) => `| ${v.target} | ${v.measured} | ${v.met === null ? 'cannot tell' : v.met ? 'yes' : 'no'} |`,
+    ),
   ];
   return `${lines.join('\n')}\n`;
 }

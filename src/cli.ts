@@ -28,7 +28,9 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
   const named = first === undefined ? undefined : commandNamed(first);
   if (first !== undefined && !first.startsWith('-') && !named) {
     const names = COMMANDS.map((c) => c.name);
-    deps.stderr(`sfd-sidecar: ${JSON.stringify(first)} is not a command${didYouMean(first, names)}\n\n${mainHelp(VERSION)}`);
+    deps.stderr(
+      `sfd-sidecar: ${JSON.stringify(first)} is not a command${didYouMean(first, names)}\n\n${mainHelp(VERSION)}`,
+    );
     return { exitCode: 2 };
   }
   const command = named ?? commandNamed('serve')!;
@@ -40,29 +42,48 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
       return { exitCode: 0 };
     }
     if (!command.positionals && line.positionals.length > 0) {
-      throw new ConfigError([`${JSON.stringify(line.positionals[0])}: sfd-sidecar ${command.name} takes no arguments besides its flags`]);
+      throw new ConfigError([
+        `${JSON.stringify(line.positionals[0])}: sfd-sidecar ${command.name} takes no arguments besides its flags`,
+      ]);
     }
-    const merged = mergeSettingSources({ flags: line.settings, env: deps.env, readFileIfExists: deps.readFileIfExists });
+    const merged = mergeSettingSources({
+      flags: line.settings,
+      env: deps.env,
+      readFileIfExists: deps.readFileIfExists,
+    });
     const settings: CommandSettings = { ...merged, warnings: settingWarnings(merged) };
     // serve writes its warnings as log lines; the other commands say them on stderr.
-    if (command.name !== 'serve' && command.name !== 'injector') for (const warning of settings.warnings) deps.stderr(`sfd-sidecar ${command.name}: warning: ${warning}\n`);
+    if (command.name !== 'serve' && command.name !== 'injector')
+      for (const warning of settings.warnings) deps.stderr(`sfd-sidecar ${command.name}: warning: ${warning}\n`);
     switch (command.name) {
       case 'serve':
         return { service: await (await import('./cli/serve-command.js')).serveCommand(settings, deps) };
       case 'sign':
         return { exitCode: (await import('./cli/sign-command.js')).signCommand(settings, line.options, deps) };
       case 'emulator':
-        return { service: await (await import('./cli/emulator-command.js')).emulatorCommand(settings, line.options, deps) };
+        return {
+          service: await (await import('./cli/emulator-command.js')).emulatorCommand(settings, line.options, deps),
+        };
       case 'keys':
-        return { exitCode: await (await import('./cli/keys-command.js')).keysCommand(line.positionals, settings, line.options, deps) };
+        return {
+          exitCode: await (
+            await import('./cli/keys-command.js')
+          ).keysCommand(line.positionals, settings, line.options, deps),
+        };
       case 'doctor':
-        return { exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(settings, line.options, deps) };
+        return {
+          exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(settings, line.options, deps),
+        };
       case 'notify':
         return { exitCode: await (await import('./cli/notify-command.js')).notifyCommand(line.options, deps) };
       case 'wait-ready':
-        return { exitCode: await (await import('./cli/wait-ready-command.js')).waitReadyCommand(settings, line.options, deps) };
+        return {
+          exitCode: await (await import('./cli/wait-ready-command.js')).waitReadyCommand(settings, line.options, deps),
+        };
       case 'inject':
-        return { exitCode: await (await import('./cli/inject-command.js')).injectCommand(line.positionals, settings, deps) };
+        return {
+          exitCode: await (await import('./cli/inject-command.js')).injectCommand(line.positionals, settings, deps),
+        };
       case 'injector':
         return { service: await (await import('./cli/injector-command.js')).injectorCommand(settings, deps) };
     }

@@ -1,5 +1,5 @@
 // The catalog of the sidecar's own errors: stable code, HTTP status and fixed public message.
-// Shape follows the upstream's error body (spec, Errors: {code, message}); codes live under `Sidecar.`.
+// Shape follows the upstream's error body ({code, message}); codes live under `Sidecar.`.
 
 export interface SidecarErrorSpec {
   readonly code: `Sidecar.${string}`;
@@ -8,9 +8,21 @@ export interface SidecarErrorSpec {
 }
 
 export const SIDECAR_ERRORS = {
-  BadRequest: { code: 'Sidecar.BadRequest', status: 400, message: 'The request could not be understood by the sidecar.' },
-  MalformedRequest: { code: 'Sidecar.MalformedRequest', status: 400, message: 'The request is not valid HTTP/1.1; it was refused before it was read.' },
-  RequestTimeout: { code: 'Sidecar.RequestTimeout', status: 408, message: 'The request head or body was not received in time.' },
+  BadRequest: {
+    code: 'Sidecar.BadRequest',
+    status: 400,
+    message: 'The request could not be understood by the sidecar.',
+  },
+  MalformedRequest: {
+    code: 'Sidecar.MalformedRequest',
+    status: 400,
+    message: 'The request is not valid HTTP/1.1; it was refused before it was read.',
+  },
+  RequestTimeout: {
+    code: 'Sidecar.RequestTimeout',
+    status: 408,
+    message: 'The request head or body was not received in time.',
+  },
   ForbiddenTarget: {
     code: 'Sidecar.ForbiddenTarget',
     status: 403,
@@ -30,57 +42,97 @@ export const SIDECAR_ERRORS = {
   MethodNotAllowed: {
     code: 'Sidecar.MethodNotAllowed',
     status: 405,
-    message: 'This method is not accepted here (the Allow header names those that are); no listener opens CONNECT tunnels.',
+    message:
+      'This method is not accepted here (the Allow header names those that are); no listener opens CONNECT tunnels.',
   },
   BodyTooLarge: {
     code: 'Sidecar.BodyTooLarge',
     status: 413,
-    message: "The request body exceeds this listener's limit (SFD_MAX_BODY_BYTES; on the notification relay, SFD_NOTIFY_MAX_BODY_BYTES).",
+    message:
+      "The request body exceeds this listener's limit (SFD_MAX_BODY_BYTES; on the notification relay, " +
+      'SFD_NOTIFY_MAX_BODY_BYTES).',
   },
-  HeadersTooLarge: { code: 'Sidecar.HeadersTooLarge', status: 431, message: 'The request head is larger than this listener accepts.' },
-  UnsupportedMediaType: { code: 'Sidecar.UnsupportedMediaType', status: 415, message: 'Notifications must be JSON (Content-Type: application/json).' },
+  HeadersTooLarge: {
+    code: 'Sidecar.HeadersTooLarge',
+    status: 431,
+    message: 'The request head is larger than this listener accepts.',
+  },
+  UnsupportedMediaType: {
+    code: 'Sidecar.UnsupportedMediaType',
+    status: 415,
+    message: 'Notifications must be JSON (Content-Type: application/json).',
+  },
   AdmissionReviewInvalid: {
     code: 'Sidecar.AdmissionReviewInvalid',
     status: 400,
     message: 'The body is not an admission.k8s.io/v1 AdmissionReview with a request uid.',
   },
-  NotificationInvalid: { code: 'Sidecar.NotificationInvalid', status: 400, message: 'The notification does not follow the specification; see problems.' },
+  NotificationInvalid: {
+    code: 'Sidecar.NotificationInvalid',
+    status: 400,
+    message: 'The notification does not follow the specification; see problems.',
+  },
   Internal: { code: 'Sidecar.Internal', status: 500, message: 'The sidecar failed to handle the request.' },
-  UpstreamUnreachable: { code: 'Sidecar.UpstreamUnreachable', status: 502, message: 'The upstream could not be reached.' },
+  UpstreamUnreachable: {
+    code: 'Sidecar.UpstreamUnreachable',
+    status: 502,
+    message: 'The upstream could not be reached.',
+  },
   UpstreamClosed: {
     code: 'Sidecar.UpstreamClosed',
     status: 502,
-    message: 'The upstream closed the connection without answering; the request may have reached it, so it was not sent again.',
+    message:
+      'The upstream closed the connection without answering; the request may have reached it, so it was not ' +
+      'sent again.',
   },
   NotificationNotKept: {
     code: 'Sidecar.NotificationNotKept',
     status: 503,
-    message: 'The notification does not follow the specification and could not be kept in the dead-letter file; send it again later.',
+    message:
+      'The notification does not follow the specification and could not be kept in the dead-letter file; send ' +
+      'it again later.',
   },
   AppUnavailable: {
     code: 'Sidecar.AppUnavailable',
     status: 503,
     message: 'The application did not accept the notification; send it again later.',
   },
-  Overloaded: { code: 'Sidecar.Overloaded', status: 503, message: 'The sidecar is handling as many requests as it allows (SFD_MAX_INFLIGHT; on the notification relay, SFD_NOTIFY_MAX_INFLIGHT); try again.' },
+  Overloaded: {
+    code: 'Sidecar.Overloaded',
+    status: 503,
+    message:
+      'The sidecar is handling as many requests as it allows (SFD_MAX_INFLIGHT; on the notification relay, ' +
+      'SFD_NOTIFY_MAX_INFLIGHT); try again.',
+  },
   BodyBufferFull: {
     code: 'Sidecar.BodyBufferFull',
     status: 503,
-    message: 'The request bodies being handled fill the memory the sidecar keeps for them (SFD_MAX_BUFFERED_BODY_BYTES); try again.',
+    message:
+      'The request bodies being handled fill the memory the sidecar keeps for them ' +
+      '(SFD_MAX_BUFFERED_BODY_BYTES); try again.',
   },
   ConnectionsFull: {
     code: 'Sidecar.ConnectionsFull',
     status: 503,
     message:
-      'Every connection this listener allows is carrying a request (SFD_MAX_CONNECTIONS; admin: SFD_ADMIN_MAX_CONNECTIONS; relay: SFD_NOTIFY_MAX_CONNECTIONS); try again.',
+      'Every connection this listener allows is carrying a request (SFD_MAX_CONNECTIONS; admin: ' +
+      'SFD_ADMIN_MAX_CONNECTIONS; relay: SFD_NOTIFY_MAX_CONNECTIONS); try again.',
   },
-  NotReady: { code: 'Sidecar.NotReady', status: 503, message: 'The sidecar has no usable signing key for this profile.' },
+  NotReady: {
+    code: 'Sidecar.NotReady',
+    status: 503,
+    message: 'The sidecar has no usable signing key for this profile.',
+  },
   HttpVersionNotSupported: {
     code: 'Sidecar.HttpVersionNotSupported',
     status: 505,
     message: 'Only HTTP/1.1 and HTTP/1.0 are spoken here.',
   },
-  UpstreamTimeout: { code: 'Sidecar.UpstreamTimeout', status: 504, message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).' },
+  UpstreamTimeout: {
+    code: 'Sidecar.UpstreamTimeout',
+    status: 504,
+    message: 'The upstream did not answer in time (SFD_UPSTREAM_TIMEOUT_MS).',
+  },
 } as const satisfies Record<string, SidecarErrorSpec>;
 
 export type SidecarErrorName = keyof typeof SIDECAR_ERRORS;

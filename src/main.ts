@@ -8,7 +8,7 @@ import { readStream } from './files/read-stream.js';
 // mode, as in every Node program that prints. The log writer writes to fd 1 synchronously and relies on
 // it: a log collector that stops reading then costs log lines (up to 16 MiB wait, then new ones are
 // dropped and counted), never the event loop. With the pipe left blocking, a full pipe stopped every
-// request and /healthz with them (README, Logs). A file or a terminal is not affected.
+// request and /healthz with them. A file or a terminal is not affected.
 void process.stdout;
 
 const io = {
@@ -36,15 +36,18 @@ try {
   if ('exitCode' in result) {
     process.exitCode = result.exitCode;
   } else {
+    const fatal = (message: string, error: unknown): void => {
+      if (result.service.logFatal) result.service.logFatal(message, error);
+      else io.stderr(`sfd-sidecar: ${message}: ${(error as Error).message}\n`);
+    };
     let stopping = false;
     const stop = (signal: NodeJS.Signals): void => {
       if (stopping) return;
       stopping = true;
-      io.stderr(`Received ${signal}; shutting down (the log says when the drain starts).\n`);
-      result.service.stop().then(
+      result.service.stop(signal).then(
         () => process.exit(0),
         (error: unknown) => {
-          io.stderr(`Shutdown failed: ${(error as Error).message}\n`);
+          fatal('shutdown failed', error);
           process.exit(1);
         },
       );
@@ -56,7 +59,7 @@ try {
     // A bug that escapes every handler leaves the process in an unknown state: log it as one line a log
     // pipeline can alert on, keep Node's stack on stderr, and exit 1 so that the pod restarts it.
     process.once('uncaughtException', (error) => {
-      result.service.logCrash?.(error);
+      result.service.logFatal?.('crashed', error);
       io.stderr(`sfd-sidecar: crashed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
       process.exit(1);
     });

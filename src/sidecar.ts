@@ -6,26 +6,27 @@ import type { RequestLogMode } from './config/settings.js';
 import { describeProxy, proxyFor, type EgressProxy } from './config/egress-proxy.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
-import { SIDECAR_ERRORS, errorBody } from './errors.js';
+import { SIDECAR_ERRORS } from './errors.js';
 import type { KeyRing } from './keys/key-ring.js';
 import { createProfileResolver, resolveProfileByName } from './keys/profile-resolver.js';
 import { currentKey } from './keys/select-key.js';
 import type { Logger, LogValue } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
-import { observeConnections } from './observability/connection-observer.js';
+import { observeConnections } from './server/connection-observer.js';
 import { createProxyObserver } from './observability/proxy-observer.js';
 import { createProxyApp, SIGNING_LISTENER_METHODS, signingBypass } from './proxy/create-proxy-app.js';
 import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
 import { createBodyBudget } from './proxy/body-budget.js';
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
 import { createRequestSigner } from './proxy/request-signer.js';
-import { JSON_CONTENT_TYPE, newTraceId } from './proxy/send-error.js';
+import { errorAnswer, sendErrorAnswer } from './http/error-answer.js';
 import { callerLimitOptions } from './server/caller-limits.js';
 import { catalogRefusalAnswer } from './server/catalog-refusal-answer.js';
 import { createHttpServer } from './server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from './server/listen.js';
 import type { NonceSource } from './signing/nonce.js';
 import type { SigningOptions } from './signing/types.js';
+import { VERSION } from './version.js';
 
 export interface SidecarOptions {
   /** SFD_UPSTREAM_URL; null when every profile names its own. */
@@ -68,7 +69,7 @@ export interface RunningSidecar {
 export async function startSidecar(options: SidecarOptions): Promise<RunningSidecar> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   // https-proxy-agent (with debug) is loaded only when an egress proxy is configured.
-  const tunnelAgent = options.egressProxy ? await import('./proxy/tunnel-agent.js') : null;
+  const tunnelAgent = options.egressProxy ? await import('./http/tunnel-agent.js') : null;
   const forwarders = createForwarderPool({
     timeoutMs: options.upstreamTimeoutMs,
     ca: options.upstreamCa,
@@ -105,16 +106,23 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   });
   const proxyServer = createHttpServer(createProxyApp(handler), {
     onUnparsable: unparsableAnswer,
-    bypass: signingBypass(handler, (outgoing) => {
-      const { status, body, headers } = unparsableAnswer();
-      outgoing.writeHead(status, { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }).end(body);
-    }),
+    bypass: signingBypass(handler, (outgoing) => sendErrorAnswer(outgoing, unparsableAnswer())),
     // Slow or oversized request heads are refused by Node's parser (408 after the timeouts, 431 beyond
     // the size), answered with the catalog's error, logged and counted.
-    onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'signing', count: (code) => observer.sidecarError(code), allow: SIGNING_LISTENER_METHODS }),
+    onParserRefusal: catalogRefusalAnswer({
+      logger: options.logger,
+      listener: 'signing',
+      count: (code) => observer.sidecarError(code),
+      allow: SIGNING_LISTENER_METHODS,
+    }),
     serverOptions: callerLimitOptions(limits),
     continueOnRead: true,
-    connections: observeConnections({ ...observed, listener: 'signing', setting: 'SFD_MAX_CONNECTIONS', maxConnections: limits.maxConnections }),
+    connections: observeConnections({
+      ...observed,
+      listener: 'signing',
+      setting: 'SFD_MAX_CONNECTIONS',
+      maxConnections: limits.maxConnections,
+    }),
   });
   let proxyBound = false;
   let shuttingDown = false;
@@ -126,7 +134,9 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     const status = options.ring.status();
     const keystore = {
       lastSuccessAt: status.lastSuccessAt === null ? null : new Date(status.lastSuccessAt).toISOString(),
-      ...(status.lastError ? { lastError: { at: new Date(status.lastError.at).toISOString(), problems: status.lastError.problems } } : {}),
+      ...(status.lastError
+        ? { lastError: { at: new Date(status.lastError.at).toISOString(), problems: status.lastError.problems } }
+        : {}),
     };
     return { ready: reasons.length === 0, reasons, keystore };
   };
@@ -137,14 +147,23 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   });
   const { registry } = options.metrics;
   const adminServer = createHttpServer(
-    createAdminApp({ readiness, metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }), logger: options.logger }),
+    createAdminApp({
+      readiness,
+      metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }),
+      logger: options.logger,
+    }),
     {
       onUnparsable: unparsableAnswer,
       onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin', allow: ADMIN_METHODS }),
       serverOptions: callerLimitOptions(limits),
       // It reads no body: a request that waits for 100 Continue gets its 404 or 405 without sending one.
       continueOnRead: true,
-      connections: observeConnections({ ...observed, listener: 'admin', setting: 'SFD_ADMIN_MAX_CONNECTIONS', maxConnections: limits.adminMaxConnections }),
+      connections: observeConnections({
+        ...observed,
+        listener: 'admin',
+        setting: 'SFD_ADMIN_MAX_CONNECTIONS',
+        maxConnections: limits.adminMaxConnections,
+      }),
     },
   );
 
@@ -159,6 +178,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   }
   proxyBound = true;
   options.logger.info('listening', {
+    version: VERSION,
     signing: formatAddress(proxyAddress),
     admin: formatAddress(adminAddress),
     upstream: options.defaultUpstream?.origin ?? null,
@@ -166,9 +186,13 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     ...egressProxyFields(options),
   });
   if (options.egressProxy?.unreadNoProxy.length) {
-    options.logger.warn('skipped entries of NO_PROXY that are not host names, addresses or CIDR blocks; set SFD_UPSTREAM_NO_PROXY to replace it', {
-      entries: options.egressProxy.unreadNoProxy.join(','),
-    });
+    options.logger.warn(
+      'skipped entries of NO_PROXY that are not host names, addresses or CIDR blocks; set ' +
+        'SFD_UPSTREAM_NO_PROXY to replace it',
+      {
+        entries: options.egressProxy.unreadNoProxy.join(','),
+      },
+    );
   }
 
   return {
@@ -203,12 +227,18 @@ function defaultProfileProblems(options: SidecarOptions): string[] {
   if (options.ring.store() === null) return ['no key store has loaded yet'];
   const resolution = resolveProfileByName(options, name);
   if (!resolution.ok) {
-    return [options.ring.store()?.profiles.has(name) ? `profile "${name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set` : `profile "${name}" is not in the key store`];
+    return [
+      options.ring.store()?.profiles.has(name)
+        ? `profile "${name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set`
+        : `profile "${name}" is not in the key store`,
+    ];
   }
   return currentKey(resolution.resolved.profile, options.now()) ? [] : [`profile "${name}" has no key valid now`];
 }
 
-function keyStates(options: SidecarOptions): { profile: string; accessKeyId: string; notAfterMs: number | null; current: boolean }[] {
+function keyStates(
+  options: SidecarOptions,
+): { profile: string; accessKeyId: string; notAfterMs: number | null; current: boolean }[] {
   const now = options.now();
   return [...(options.ring.store()?.profiles.values() ?? [])].flatMap((profile) => {
     const current = currentKey(profile, now)?.accessKeyId;
@@ -221,7 +251,6 @@ function keyStates(options: SidecarOptions): { profile: string; accessKeyId: str
   });
 }
 
-function unparsableAnswer(): { status: number; body: string; headers: Record<string, string> } {
-  const spec = SIDECAR_ERRORS.BadRequest;
-  return { status: spec.status, body: errorBody(spec), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': newTraceId() } };
+function unparsableAnswer(): ReturnType<typeof errorAnswer> {
+  return errorAnswer(SIDECAR_ERRORS.BadRequest);
 }

@@ -14,4 +14,7 @@ if (found.length > 0) {
   process.stderr.write(`scan-output-for-secrets: ${found.length} test secret(s) appear in the test output\n`);
   process.exit(1);
 }
-process.stdout.write(`scan-output-for-secrets: none of ${ALL_TEST_SECRETS.length} test secrets appear in ${output.length} characters of test output\n`);
+process.stdout.write(
+  `scan-output-for-secrets: none of ${ALL_TEST_SECRETS.length} test secrets appear in ${output.length} ` +
+    `characters of test output\n`,
+);

@@ -17,10 +17,19 @@ const object = (description: string, properties: Record<string, Schema>, extra: 
   ...extra,
 });
 const string = (description: string, extra: Schema = {}): Schema => ({ type: 'string', description, ...extra });
-const integer = (description: string, minimum: number, maximum?: number): Schema => ({ type: 'integer', description, minimum, ...(maximum === undefined ? {} : { maximum }) });
+const integer = (description: string, minimum: number, maximum?: number): Schema => ({
+  type: 'integer',
+  description,
+  minimum,
+  ...(maximum === undefined ? {} : { maximum }),
+});
 /** Free-form Kubernetes structures the chart passes through (resources, affinity...). */
 const passThrough = (description: string, type: 'object' | 'array' = 'object'): Schema => ({ type, description });
-const labels = (description: string): Schema => ({ type: 'object', description, additionalProperties: { type: 'string' } });
+const labels = (description: string): Schema => ({
+  type: 'object',
+  description,
+  additionalProperties: { type: 'string' },
+});
 
 const OBJECT_NAME = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 const PORT = (description: string): Schema => integer(description, 1, 65535);
@@ -41,13 +50,20 @@ export function chartValuesSchema(): Schema {
         tag: string("Image tag; the chart's appVersion when empty."),
         pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'], description: 'Image pull policy.' },
       }),
-      imagePullSecrets: { type: 'array', description: "Secrets for pulling the image (the injector's pods).", items: { type: 'object', properties: { name: string('Secret name.') }, required: ['name'] } },
+      imagePullSecrets: {
+        type: 'array',
+        description: "Secrets for pulling the image (the injector's pods).",
+        items: { type: 'object', properties: { name: string('Secret name.') }, required: ['name'] },
+      },
       sidecar: object("What the injector adds to a pod unless the pod's sfd-sidecar.io/ annotations say otherwise.", {
         mode: { enum: [...INJECTION_MODES], description: SETTINGS.sidecarMode.description },
         upstreamUrl: string(SETTINGS.upstreamUrl.description, { pattern: '^(https?://[^\\s/?#@]+(/[^\\s?#]*)?)?$' }),
         profile: string(SETTINGS.profile.description, { pattern: PROFILE_NAME_PATTERN.source }),
         // People write `signatureVersion: 2` as well as "2".
-        signatureVersion: { description: `${SETTINGS.signatureVersion.description}; empty for the sidecar's default`, enum: ['', ...SIGNATURE_VERSIONS, ...SIGNATURE_VERSIONS.map(Number)] },
+        signatureVersion: {
+          description: `${SETTINGS.signatureVersion.description}; empty for the sidecar's default`,
+          enum: ['', ...SIGNATURE_VERSIONS, ...SIGNATURE_VERSIONS.map(Number)],
+        },
       }),
       keystore: object(
         'The key store Secret every injected sidecar mounts.',
@@ -58,12 +74,26 @@ export function chartValuesSchema(): Schema {
         { required: ['existingSecret'] },
       ),
       webhook: object('The MutatingWebhookConfiguration.', {
-        failurePolicy: { enum: ['Ignore', 'Fail'], description: 'What the API server does when the injector cannot be reached: Ignore (pods start without the sidecar) or Fail.' },
+        failurePolicy: {
+          enum: ['Ignore', 'Fail'],
+          description:
+            'What the API server does when the injector cannot be reached: Ignore (pods start without the ' +
+            'sidecar) or Fail.',
+        },
         timeoutSeconds: integer('Seconds the API server waits for the injector.', 1, 30),
-        excludeNamespaces: { type: 'array', items: { type: 'string', pattern: OBJECT_NAME }, description: "Namespaces never touched besides kube-system and the release's own." },
+        excludeNamespaces: {
+          type: 'array',
+          items: { type: 'string', pattern: OBJECT_NAME },
+          description: "Namespaces never touched besides kube-system and the release's own.",
+        },
       }),
       certificates: object("The webhook's certificate.", {
-        issuer: { enum: ['auto', 'certManager', 'chart'], description: 'auto: cert-manager when the cluster serves its API, else the chart; certManager; or chart (a generated CA kept in a Secret).' },
+        issuer: {
+          enum: ['auto', 'certManager', 'chart'],
+          description:
+            'auto: cert-manager when the cluster serves its API, else the chart; certManager; or chart (a ' +
+            'generated CA kept in a Secret).',
+        },
         validityDays: integer('Validity of a certificate the chart generates, in days.', 1),
       }),
       replicaCount: integer('Injector replicas.', 1),
@@ -89,8 +119,14 @@ export function chartValuesSchema(): Schema {
           interval: string('Scrape interval.', { pattern: '^[0-9]+(ms|s|m|h)$' }),
           labels: labels('Extra labels, e.g. the release label your Prometheus selects.'),
         }),
-        prometheusRule: object("The sidecar's alerting rules.", { enabled: { type: 'boolean', description: 'Create the PrometheusRule.' }, labels: labels('Extra labels.') }),
-        grafanaDashboard: object('The Grafana dashboard, for Grafana\'s sidecar loader.', { enabled: { type: 'boolean', description: 'Create the ConfigMap.' }, labels: labels('Labels Grafana selects.') }),
+        prometheusRule: object("The sidecar's alerting rules.", {
+          enabled: { type: 'boolean', description: 'Create the PrometheusRule.' },
+          labels: labels('Extra labels.'),
+        }),
+        grafanaDashboard: object("The Grafana dashboard, for Grafana's sidecar loader.", {
+          enabled: { type: 'boolean', description: 'Create the ConfigMap.' },
+          labels: labels('Labels Grafana selects.'),
+        }),
       }),
     },
   };

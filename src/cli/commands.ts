@@ -24,15 +24,30 @@ export interface CommandDefinition {
 const json: OptionDefinition = { name: 'json', description: 'print JSON instead of text' };
 
 export const COMMANDS: readonly CommandDefinition[] = [
-  { name: 'serve', summary: 'run the signing sidecar (the demo against the built-in emulator when nothing is configured)', usage: '[settings]', options: [], positionals: false },
+  {
+    name: 'serve',
+    summary: 'run the signing sidecar (the demo against the built-in emulator when nothing is configured)',
+    usage: '[settings]',
+    options: [],
+    positionals: false,
+  },
   {
     name: 'sign',
     summary: 'print what the sidecar would send for one request: the string to sign, the signature, the headers',
     usage: '--url URL [--method M] [--header "X-SFD-Name: value"]... [--body TEXT | --body-file PATH] [settings]',
     options: [
-      { name: 'url', value: 'URL', description: 'the absolute http:// or https:// URL of the request, with its path and query' },
+      {
+        name: 'url',
+        value: 'URL',
+        description: 'the absolute http:// or https:// URL of the request, with its path and query',
+      },
       { name: 'method', value: 'METHOD', description: 'the HTTP method (default GET)' },
-      { name: 'header', value: '"NAME: VALUE"', description: 'an X-SFD-* header of the caller, signed under scheme 2', multiple: true },
+      {
+        name: 'header',
+        value: '"NAME: VALUE"',
+        description: 'an X-SFD-* header of the caller, signed under scheme 2',
+        multiple: true,
+      },
       { name: 'body', value: 'TEXT', description: 'the body' },
       { name: 'body-file', value: 'PATH', description: 'a file holding the body' },
       { name: 'date', value: 'yyyyMMddTHHmmssZ', description: 'the X-SFD-Date to use (default now)' },
@@ -58,7 +73,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
   {
     name: 'notify',
     summary: 'send one notification event to a callback URL, as the service would',
-    usage: '--url URL --status started|ended|error [--recording-id ID] [--stream-id ID] [--type recording|stream-status]',
+    usage:
+      '--url URL --status started|ended|error [--recording-id ID] [--stream-id ID] [--type recording|stream-status]',
     options: [
       { name: 'url', value: 'URL', description: 'the callback URL, e.g. http://127.0.0.1:8081/notifications' },
       { name: 'status', value: 'STATUS', description: 'started, ended or error' },
@@ -89,7 +105,13 @@ export const COMMANDS: readonly CommandDefinition[] = [
     options: [],
     positionals: true,
   },
-  { name: 'injector', summary: 'serve the admission webhook that adds the sidecar to the pods that ask for it', usage: '[settings]', options: [], positionals: false },
+  {
+    name: 'injector',
+    summary: 'serve the admission webhook that adds the sidecar to the pods that ask for it',
+    usage: '[settings]',
+    options: [],
+    positionals: false,
+  },
 ];
 
 export const commandNamed = (name: string): CommandDefinition | undefined => COMMANDS.find((c) => c.name === name);

@@ -4,7 +4,11 @@ import type { CommandSettings } from './command-settings.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import type { ServeDeps } from './serve-command.js';
 
-export async function doctorCommand(settings: CommandSettings, options: { json?: unknown }, deps: ServeDeps): Promise<number> {
+export async function doctorCommand(
+  settings: CommandSettings,
+  options: { json?: unknown },
+  deps: ServeDeps,
+): Promise<number> {
   const report = await runDoctor(settings.values, {
     readFile: deps.readFile,
     readFileAsync: deps.readFileAsync,
@@ -17,10 +21,17 @@ export async function doctorCommand(settings: CommandSettings, options: { json?:
     deps.stdout(`${JSON.stringify(report)}\n`);
   } else {
     const mark = { ok: '[ok]  ', warn: '[warn]', fail: '[FAIL]' } as const;
-    const lines = report.checks.map((c) => `${mark[c.verdict]} ${c.check}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ''}`);
+    const lines = report.checks.map(
+      (c) => `${mark[c.verdict]} ${c.check}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ''}`,
+    );
     if (report.recommendation) {
       const r = report.recommendation;
-      lines.push('', `Recommended: SFD_SIGNATURE_VERSION=${r.signatureVersion}${r.signatureVersion === '2' ? ` SFD_V2_STRING_SHAPE=${r.v2StringShape}` : ''} SFD_QUERY_PLACEMENT=${r.queryPlacement}`);
+      lines.push(
+        '',
+        `Recommended: SFD_SIGNATURE_VERSION=${r.signatureVersion}` +
+          (r.signatureVersion === '2' ? ` SFD_V2_STRING_SHAPE=${r.v2StringShape}` : '') +
+          ` SFD_QUERY_PLACEMENT=${r.queryPlacement}`,
+      );
     }
     lines.push('', report.ok ? 'All checks passed.' : 'Some checks failed.');
     deps.stdout(`${lines.join('\n')}\n`);

@@ -7,7 +7,11 @@ import type { EmulatorKey } from '../emulator/verifier.js';
 import type { CliIo, RunningService } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
 
-export async function emulatorCommand(settings: CommandSettings, options: { listen?: unknown }, io: CliIo): Promise<RunningService> {
+export async function emulatorCommand(
+  settings: CommandSettings,
+  options: { listen?: unknown },
+  io: CliIo,
+): Promise<RunningService> {
   const r = readerOf(settings, io);
   const listenText = typeof options.listen === 'string' ? options.listen : '127.0.0.1:8090';
   const listen = parseListen(listenText);
@@ -24,8 +28,21 @@ export async function emulatorCommand(settings: CommandSettings, options: { list
   }
   r.assertValid();
   const form = { scheme: signing.signatureVersion, shape: signing.v2StringShape, placement: signing.queryPlacement };
-  const emulator = await startEmulator({ listen: listen.ok ? listen.value : { host: '127.0.0.1', port: 8090 }, keys, form, now: io.now });
+  const emulator = await startEmulator({
+    listen: listen.ok ? listen.value : { host: '127.0.0.1', port: 8090 },
+    keys,
+    form,
+    now: io.now,
+  });
   const formText = form.scheme === '1' ? 'scheme 1' : `scheme 2 shape ${form.shape}`;
-  io.stderr(`Emulator listening on ${emulator.url}: accepts ${formText}, query placement ${form.placement}, access key ${keyId} (customer ${DEMO_CUSTOMER_ID}).\n`);
-  return { stop: () => emulator.close() };
+  io.stderr(
+    `Emulator listening on ${emulator.url}: accepts ${formText}, query placement ${form.placement}, access ` +
+      `key ${keyId} (customer ${DEMO_CUSTOMER_ID}).\n`,
+  );
+  return {
+    stop: (signal) => {
+      io.stderr(`Received ${signal}; stopping the emulator.\n`);
+      return emulator.close();
+    },
+  };
 }

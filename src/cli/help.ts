@@ -27,7 +27,11 @@ function entry(term: string, description: string): string[] {
 
 function settingEntry(setting: SettingDefinition): string[] {
   const fallback = defaultTextOf(setting);
-  const facts = [`${setting.allowed}`, fallback === undefined ? 'no default' : `default ${fallback}`];
+  // A default that is a plain word but not one of the listed values is quoted, so that a profile
+  // named default reads `default "default"`.
+  const listed = setting.allowed.split(/,\s*|\s+or\s+/).includes(fallback ?? '');
+  const shown = fallback !== undefined && !listed && /^[a-z]+$/i.test(fallback) ? `"${fallback}"` : fallback;
+  const facts = [`${setting.allowed}`, shown === undefined ? 'no default' : `default ${shown}`];
   return entry(`${flagFor(setting.env)}, ${setting.env}`, `${setting.description}. Allowed: ${facts.join('; ')}.`);
 }
 
@@ -39,24 +43,46 @@ export function mainHelp(version: string): string {
     'Usage: sfd-sidecar [COMMAND] [options] [settings]',
     '',
     'Commands (serve when none is given):',
-    ...COMMANDS.flatMap((c) => wrap(c.summary, width + 5).map((line, i) => (i === 0 ? `  ${c.name.padEnd(width)}   ${line.trimStart()}` : line))),
+    ...COMMANDS.flatMap((c) =>
+      wrap(c.summary, width + 5).map((line, i) => (i === 0 ? `  ${c.name.padEnd(width)}   ${line.trimStart()}` : line)),
+    ),
     '',
     'Every setting is an environment variable SFD_X_Y, a flag --x-y, or a line of the dotenv file; flags',
     'win over the environment, which wins over the dotenv file.',
     '',
-    'sfd-sidecar COMMAND --help   the command\'s options and the settings it reads',
+    "sfd-sidecar COMMAND --help   the command's options and the settings it reads",
     'sfd-sidecar --version        the version',
     '',
   ].join('\n');
 }
 
+/** The usage line, wrapped under its own start when it is longer than the width. */
+function usageLines(command: CommandDefinition): string[] {
+  const prefix = `Usage: sfd-sidecar ${command.name} `;
+  // An option in brackets, or a quoted value, stays whole on one line.
+  const parts = command.usage.match(/\[[^\]]*\](?:\.\.\.)?|"[^"]*"|\S+/g) ?? [];
+  const lines = [prefix.trimEnd()];
+  for (const part of parts) {
+    const last = lines.length - 1;
+    if (lines[last]!.length + 1 + part.length > WIDTH) lines.push(`${' '.repeat(prefix.length - 1)} ${part}`);
+    else lines[last] = `${lines[last]} ${part}`;
+  }
+  return lines;
+}
+
 export function commandHelp(command: CommandDefinition): string {
   const settings = SETTING_LIST.filter((s) => s.commands.includes(command.name));
   return [
-    `Usage: sfd-sidecar ${command.name} ${command.usage}`,
+    ...usageLines(command),
     '',
     ...wrap(`${command.summary[0]!.toUpperCase()}${command.summary.slice(1)}.`, 0),
-    ...(command.options.length > 0 ? ['', 'Options:', ...command.options.flatMap((o) => entry(`--${o.name}${o.value ? ` ${o.value}` : ''}`, o.description))] : []),
+    ...(command.options.length > 0
+      ? [
+          '',
+          'Options:',
+          ...command.options.flatMap((o) => entry(`--${o.name}${o.value ? ` ${o.value}` : ''}`, o.description)),
+        ]
+      : []),
     ...(settings.length > 0 ? ['', 'Settings (flag, environment variable):', ...settings.flatMap(settingEntry)] : []),
     '',
   ].join('\n');

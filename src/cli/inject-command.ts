@@ -14,7 +14,11 @@ import { readerOf, type CommandSettings } from './command-settings.js';
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
 const USAGE = 'usage: sfd-sidecar inject [settings] FILE|- ...   (- reads standard input)';
 
-export async function injectCommand(positionals: readonly string[], settings: CommandSettings, io: CliIo): Promise<number> {
+export async function injectCommand(
+  positionals: readonly string[],
+  settings: CommandSettings,
+  io: CliIo,
+): Promise<number> {
   if (positionals.length === 0) {
     io.stderr(`${USAGE}\n`);
     return 2;
@@ -28,7 +32,8 @@ export async function injectCommand(positionals: readonly string[], settings: Co
   for (const source of positionals) {
     let text: string;
     try {
-      text = source === '-' ? await io.readStdin(MAX_MANIFEST_BYTES) : await io.readFileAsync(source, MAX_MANIFEST_BYTES);
+      text =
+        source === '-' ? await io.readStdin(MAX_MANIFEST_BYTES) : await io.readFileAsync(source, MAX_MANIFEST_BYTES);
     } catch (error) {
       report.push(`error: ${source}: ${describeFileProblem(error)}`);
       failed = true;
@@ -51,7 +56,9 @@ export async function injectCommand(positionals: readonly string[], settings: Co
 
 /** Adds the workload's lines to the report; true when it is an error. */
 function describe({ workload, injection }: WorkloadOutcome, report: string[]): boolean {
-  const unknown = injection.unknownAnnotations.map((name) => `error: ${workload}: unknown annotation ${name} (known: ${Object.values(ANNOTATIONS).join(', ')})`);
+  const unknown = injection.unknownAnnotations.map(
+    (name) => `error: ${workload}: unknown annotation ${name} (known: ${Object.values(ANNOTATIONS).join(', ')})`,
+  );
   report.push(...unknown);
   switch (injection.outcome) {
     case 'injected':

@@ -25,14 +25,19 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
   const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
   const certFile = r.raw('tlsCertFile')?.trim();
   const keyFile = r.raw('tlsKeyFile')?.trim();
-  if (certFile === undefined) r.problems.push(`${SETTINGS.tlsCertFile.env}: required, the webhook's certificate (PEM); the API server speaks to webhooks over HTTPS only`);
+  if (certFile === undefined)
+    r.problems.push(
+      `${SETTINGS.tlsCertFile.env}: required, the webhook's certificate (PEM); the API server speaks to ` +
+        `webhooks over HTTPS only`,
+    );
   if (keyFile === undefined) r.problems.push(`${SETTINGS.tlsKeyFile.env}: required, the webhook's private key (PEM)`);
   r.assertValid();
   const files = { certFile: certFile!, keyFile: keyFile!, readFile: deps.readFileAsync };
   const loaded = await loadTlsPair(files);
   if (!loaded.ok) throw new ConfigError([`${SETTINGS.tlsCertFile.env}/${SETTINGS.tlsKeyFile.env}: ${loaded.problem}`]);
   const logger = deps.logger ?? createLogger({ level: logLevel });
-  for (const warning of [...settings.warnings, ...r.warnings]) logger.warn('setting ignored or likely wrong', { warning });
+  for (const warning of [...settings.warnings, ...r.warnings])
+    logger.warn('setting ignored or likely wrong', { warning });
   const metrics = createMetrics('injector');
   metrics.observeLogDrops(() => logger.droppedLines());
   const injector = await startInjector({
@@ -46,13 +51,13 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
     now: deps.now,
   });
   return {
-    async stop() {
-      logger.info('shutting down');
+    async stop(signal) {
+      logger.info('shutting down', { signal });
       await injector.close(shutdownTimeoutMs);
       logger.info('stopped');
       logger.flush();
     },
     flushLogs: () => logger.flush(),
-    logCrash: (error) => logger.fatal('crashed', describeError(error)),
+    logFatal: (message, error) => logger.fatal(message, describeError(error)),
   };
 }

@@ -12,7 +12,12 @@ import { readerOf, type CommandSettings } from './command-settings.js';
 const DAY_MS = 86_400_000;
 const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema';
 
-export async function keysCommand(positionals: readonly string[], settings: CommandSettings, options: { json?: unknown }, io: CliIo): Promise<number> {
+export async function keysCommand(
+  positionals: readonly string[],
+  settings: CommandSettings,
+  options: { json?: unknown },
+  io: CliIo,
+): Promise<number> {
   const [action, file] = positionals;
   switch (action) {
     case 'check':
@@ -36,11 +41,17 @@ async function check(file: string | undefined, io: CliIo): Promise<number> {
   const loaded = await load(file, io);
   for (const warning of loaded.warnings) io.stderr(`${file}: warning: ${warning}\n`);
   if (!loaded.ok) {
-    io.stderr(`${file}: ${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`);
+    io.stderr(
+      `${file}: ${loaded.problems.length} ` +
+        `problem${loaded.problems.length === 1 ? '' : 's'}:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`,
+    );
     return 1;
   }
   const keys = [...loaded.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
-  io.stdout(`${file}: valid, ${loaded.store.profiles.size} profile${loaded.store.profiles.size === 1 ? '' : 's'}, ${keys} key${keys === 1 ? '' : 's'}\n`);
+  io.stdout(
+    `${file}: valid, ${loaded.store.profiles.size} profile${loaded.store.profiles.size === 1 ? '' : 's'}, ` +
+      `${keys} key${keys === 1 ? '' : 's'}\n`,
+  );
   return 0;
 }
 
@@ -78,7 +89,10 @@ async function list(settings: CommandSettings, json: boolean, io: CliIo): Promis
     for (const warning of r.warnings) io.stderr(`warning: ${warning}\n`);
     if (key) store = singleKeyStore(profileName, key);
   }
-  if (!store) throw new ConfigError(r.problems.length > 0 ? r.problems : ['SFD_KEYSTORE_FILE or SFD_ACCESS_KEY_ID: one is required']);
+  if (!store)
+    throw new ConfigError(
+      r.problems.length > 0 ? r.problems : ['SFD_KEYSTORE_FILE or SFD_ACCESS_KEY_ID: one is required'],
+    );
   const now = io.now();
   const rows: KeyRow[] = [];
   for (const profile of store.profiles.values()) {
@@ -100,7 +114,23 @@ async function list(settings: CommandSettings, json: boolean, io: CliIo): Promis
 
 function table(rows: readonly KeyRow[]): string {
   const header = ['PROFILE', 'ACCESS KEY ID', 'NOT BEFORE', 'NOT AFTER', 'CURRENT', 'DAYS TO EXPIRY'];
-  const cells = rows.map((row) => [row.profile, row.accessKeyId, row.notBefore ?? '-', row.notAfter ?? '-', row.current ? 'yes' : 'no', row.daysToExpiry === null ? '-' : String(row.daysToExpiry)]);
+  const cells = rows.map((row) => [
+    row.profile,
+    row.accessKeyId,
+    row.notBefore ?? '-',
+    row.notAfter ?? '-',
+    row.current ? 'yes' : 'no',
+    row.daysToExpiry === null ? '-' : String(row.daysToExpiry),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  return [header, ...cells].map((line) => line.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    [header, ...cells]
+      .map((line) =>
+        line
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }

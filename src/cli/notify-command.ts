@@ -11,7 +11,8 @@ type Options = Readonly<Record<string, string | boolean | string[] | undefined>>
 export async function notifyCommand(options: Options, io: CliIo): Promise<number> {
   const problems: string[] = [];
   const url = typeof options.url === 'string' ? options.url : '';
-  if (!/^https?:\/\/\S+$/.test(url)) problems.push('--url: required, the callback URL, e.g. http://127.0.0.1:8081/notifications');
+  if (!/^https?:\/\/\S+$/.test(url))
+    problems.push('--url: required, the callback URL, e.g. http://127.0.0.1:8081/notifications');
   const type = typeof options.type === 'string' ? options.type : 'recording';
   if (type !== 'recording' && type !== 'stream-status') problems.push('--type: must be recording or stream-status');
   const status = typeof options.status === 'string' ? options.status : '';

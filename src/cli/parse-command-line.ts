@@ -19,11 +19,22 @@ export interface CommandLine {
   readonly help: boolean;
 }
 
-const SETTING_FLAGS: OptionSpec = Object.fromEntries(SETTING_LIST.map((s) => [flagFor(s.env).slice(2), { type: 'string' as const }]));
+const SETTING_FLAGS: OptionSpec = Object.fromEntries(
+  SETTING_LIST.map((s) => [flagFor(s.env).slice(2), { type: 'string' as const }]),
+);
 
-export function parseCommandLine(args: readonly string[], own: readonly OptionDefinition[], command: string): CommandLine {
+export function parseCommandLine(
+  args: readonly string[],
+  own: readonly OptionDefinition[],
+  command: string,
+): CommandLine {
   const ownSpec: OptionSpec = Object.fromEntries(
-    own.map((o) => [o.name, o.value === undefined ? { type: 'boolean' as const } : { type: 'string' as const, ...(o.multiple ? { multiple: true } : {}) }]),
+    own.map((o) => [
+      o.name,
+      o.value === undefined
+        ? { type: 'boolean' as const }
+        : { type: 'string' as const, ...(o.multiple ? { multiple: true } : {}) },
+    ]),
   );
   const spec: OptionSpec = { ...SETTING_FLAGS, ...ownSpec, help: { type: 'boolean', short: 'h' } };
   let parsed: ReturnType<typeof parseArgs>;
@@ -43,17 +54,29 @@ export function parseCommandLine(args: readonly string[], own: readonly OptionDe
 }
 
 /** parseArgs' own messages quote oddly and hint at `--`; these say what was wrong and what would do. */
-function describeParseError(error: NodeJS.ErrnoException, args: readonly string[], spec: OptionSpec, command: string): string {
+function describeParseError(
+  error: NodeJS.ErrnoException,
+  args: readonly string[],
+  spec: OptionSpec,
+  command: string,
+): string {
   const flags = Object.keys(spec).map((name) => `--${name}`);
-  const given = args.find((arg) => arg.startsWith('-') && !flags.includes(arg.split('=')[0]!) && arg !== '-h' && arg !== '-');
+  const given = args.find(
+    (arg) => arg.startsWith('-') && !flags.includes(arg.split('=')[0]!) && arg !== '-h' && arg !== '-',
+  );
   switch (error.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': {
       const flag = (given ?? '').split('=')[0]!;
-      return `${flag}: not a flag of sfd-sidecar ${command}${didYouMean(flag, flags)} (sfd-sidecar ${command} --help lists them)`;
+      return (
+        `${flag}: not a flag of sfd-sidecar ${command}${didYouMean(flag, flags)} (sfd-sidecar ${command} ` +
+        `--help lists them)`
+      );
     }
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
       const flag = /'(-[^' ]+)/.exec(error.message)?.[1] ?? 'a flag';
-      return spec[flag.replace(/^-+/, '').split(' ')[0]!]?.type === 'boolean' ? `${flag}: takes no value` : `${flag}: needs a value, as ${flag} VALUE or ${flag}=VALUE`;
+      return spec[flag.replace(/^-+/, '').split(' ')[0]!]?.type === 'boolean'
+        ? `${flag}: takes no value`
+        : `${flag}: needs a value, as ${flag} VALUE or ${flag}=VALUE`;
     }
     default:
       return `the command line cannot be read: ${error.message}`;

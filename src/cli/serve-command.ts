@@ -26,18 +26,29 @@ export interface ServeDeps extends CliIo {
 }
 
 export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
-  const config = loadConfig(settings.values, { readFile: deps.readFile, production: deps.production, sources: settings.sources });
+  const config = loadConfig(settings.values, {
+    readFile: deps.readFile,
+    production: deps.production,
+    sources: settings.sources,
+  });
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
-  for (const warning of [...settings.warnings, ...config.warnings]) logger.warn('setting ignored or likely wrong', { warning });
-  if (config.egressProxyIgnored) logger.warn('the pod\'s proxy setting is set aside', { reason: config.egressProxyIgnored });
+  for (const warning of [...settings.warnings, ...config.warnings])
+    logger.warn('setting ignored or likely wrong', { warning });
+  if (config.egressProxyIgnored)
+    logger.warn("the pod's proxy setting is set aside", { reason: config.egressProxyIgnored });
   // Threat model: whoever reaches the signing listener spends the key. Allowed (a setting may mean it),
   // never quietly.
   if (!isLoopback(config.listen.host)) {
-    logger.warn('the signing listener is not on loopback', { listen: formatHostPort(config.listen.host, config.listen.port), fix: 'set SFD_LISTEN to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key' });
+    logger.warn('the signing listener is not on loopback', {
+      listen: formatHostPort(config.listen.host, config.listen.port),
+      fix: 'set SFD_LISTEN to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key',
+    });
   }
-  // The emulator (and zod, which its notification routes use) is loaded only for the demo: about 10 MB
-  // of resident memory a configured sidecar does not need.
-  const emulator = config.demo ? await (await import('../emulator/start-emulator.js')).startEmulator({ listen: { host: '127.0.0.1', port: 0 } }) : undefined;
+  // The emulator (and zod, which its notification routes use) is loaded only for the demo: resident
+  // memory a configured sidecar does not need.
+  const emulator = config.demo
+    ? await (await import('../emulator/start-emulator.js')).startEmulator({ listen: { host: '127.0.0.1', port: 0 } })
+    : undefined;
   const metrics = createMetrics();
   metrics.observeLogDrops(() => logger.droppedLines());
   const { ring, reloader } = await loadKeys(config, deps, logger, metrics);
@@ -65,14 +76,17 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
     if (emulator) deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress)));
     let relay: { close(drainMs: number): Promise<void> } | null = null;
     try {
-      if (config.notify) relay = await (await import('../notify/start-notify-relay.js')).startNotifyRelay(config.notify, { logger, metrics, now: deps.now, callerLimits: config.limits });
+      if (config.notify)
+        relay = await (
+          await import('../notify/start-notify-relay.js')
+        ).startNotifyRelay(config.notify, { logger, metrics, now: deps.now, callerLimits: config.limits });
     } catch (error) {
       await sidecar.close(0);
       throw error;
     }
     return {
-      async stop() {
-        logger.info('shutting down', { delayMs: config.shutdownDelayMs, drainMs: config.shutdownTimeoutMs });
+      async stop(signal) {
+        logger.info('shutting down', { signal, delayMs: config.shutdownDelayMs, drainMs: config.shutdownTimeoutMs });
         // The application may get the same SIGTERM (a classic sidecar) and still call out while it stops:
         // every listener goes on serving, new connections included, for the delay (only /readyz changes).
         sidecar.announceShutdown();
@@ -88,7 +102,7 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
         void reloader?.reload('SIGHUP');
       },
       flushLogs: () => logger.flush(),
-      logCrash: (error) => logger.fatal('crashed', describeError(error)),
+      logFatal: (message, error) => logger.fatal(message, describeError(error)),
     };
   } catch (error) {
     reloader?.stop();
@@ -97,9 +111,20 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
   }
 }
 
-async function loadKeys(config: Config, deps: ServeDeps, logger: Logger, metrics: Metrics): Promise<{ ring: KeyRing; reloader?: KeyStoreReloader }> {
+async function loadKeys(
+  config: Config,
+  deps: ServeDeps,
+  logger: Logger,
+  metrics: Metrics,
+): Promise<{ ring: KeyRing; reloader?: KeyStoreReloader }> {
   const source = config.keySource;
-  if (source.kind === 'demo') return { ring: createKeyRing(singleKeyStore(config.profile, createAccessKey(DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET)), deps.now()) };
+  if (source.kind === 'demo')
+    return {
+      ring: createKeyRing(
+        singleKeyStore(config.profile, createAccessKey(DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET)),
+        deps.now(),
+      ),
+    };
   if (source.kind === 'single') return { ring: createKeyRing(singleKeyStore(config.profile, source.key), deps.now()) };
   // The key store's parsers (zod, yaml) load only when a key store is configured.
   const { createKeyStoreReloader } = await import('../keys/key-store-reloader.js');

@@ -7,6 +7,7 @@ import { createNonceSource, isValidNonce } from '../signing/nonce.js';
 import { signRequest, type SignResult } from '../signing/sign-request.js';
 import type { HeaderField } from '../signing/types.js';
 import type { CliIo } from './cli-io.js';
+import { queryReplacesBody } from '../signing/signing-target.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
 
 type SignOptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
@@ -26,14 +27,18 @@ export function signCommand(settings: CommandSettings, options: SignOptionValues
   const key = r.accessKey();
   const problems = r.problems;
   const method = typeof options.method === 'string' ? options.method.toUpperCase() : 'GET';
-  if (!/^[A-Z]+$/.test(method)) problems.push('--method: must be an HTTP method such as GET, POST, PUT, PATCH, DELETE, HEAD');
+  if (!/^[A-Z]+$/.test(method))
+    problems.push('--method: must be an HTTP method such as GET, POST, PUT, PATCH, DELETE, HEAD');
   const url = typeof options.url === 'string' ? parseTargetUrl(options.url) : null;
-  if (!url) problems.push('--url: required, an absolute http:// or https:// URL with path and query, e.g. https://host/v1.1/customer/1');
+  if (!url) problems.push(urlProblem(options.url));
   const date = typeof options.date === 'string' ? options.date : formatSfdDate(io.now());
-  if (!/^\d{8}T\d{6}Z$/.test(date)) problems.push(`--date: must be yyyyMMddTHHmmssZ in UTC, e.g. 20180328T173013Z (got ${JSON.stringify(date)})`);
+  if (!/^\d{8}T\d{6}Z$/.test(date))
+    problems.push(`--date: must be yyyyMMddTHHmmssZ in UTC, e.g. 20180328T173013Z (got ${JSON.stringify(date)})`);
   const nonce = typeof options.nonce === 'string' ? options.nonce : createNonceSource()();
-  if (!isValidNonce(nonce)) problems.push(`--nonce: must be 5 to 18 digits without a leading zero (got ${JSON.stringify(nonce)})`);
-  const extraSfdHeaders = parseHeaders(Array.isArray(options.header) ? options.header : [], problems);
+  if (!isValidNonce(nonce))
+    problems.push(`--nonce: must be 5 to 18 digits without a leading zero (got ${JSON.stringify(nonce)})`);
+  const notes: string[] = [];
+  const extraSfdHeaders = parseHeaders(Array.isArray(options.header) ? options.header : [], problems, notes);
   const body = readBodyOption(options, io, problems);
   if (problems.length > 0 || !key || !url || !body) throw new ConfigError(problems);
 
@@ -49,6 +54,13 @@ export function signCommand(settings: CommandSettings, options: SignOptionValues
     date,
     nonce,
   });
+  if (body.length > 0 && queryReplacesBody(method, url.rawQuery, signing.queryPlacement)) {
+    notes.push(
+      `the body is not signed: under query placement body, a ${method} signs its query where the body goes. ` +
+        'The sidecar signs such a request the same way; send the data in the query, or use POST.',
+    );
+  }
+  for (const note of notes) io.stderr(`note: ${note}\n`);
   io.stdout(options.json ? `${JSON.stringify(jsonView(result))}\n` : humanView(result, signing));
   return 0;
 }
@@ -58,10 +70,15 @@ function jsonView(result: SignResult): { stringToSign: string; signature: string
   return { stringToSign, signature: result.signature, headers: { ...result.headers } };
 }
 
-function humanView(result: SignResult, signing: { signatureVersion: string; v2StringShape: string; queryPlacement: string }): string {
+function humanView(
+  result: SignResult,
+  signing: { signatureVersion: string; v2StringShape: string; queryPlacement: string },
+): string {
   const { stringToSign, signature, headers } = jsonView(result);
   const form = signing.signatureVersion === '1' ? 'scheme 1' : `scheme 2, shape ${signing.v2StringShape}`;
-  const lines = stringToSign.split('\n').map((line, i, all) => (i < all.length - 1 ? `  ${line}\\n` : `  ${line}<end>`));
+  const lines = stringToSign
+    .split('\n')
+    .map((line, i, all) => (i < all.length - 1 ? `  ${line}\\n` : `  ${line}<end>`));
   return [
     `String to sign (${form}, query placement ${signing.queryPlacement}; \\n marks each line feed, <end> the end):`,
     ...lines,
@@ -90,10 +107,30 @@ function parseTargetUrl(text: string): TargetUrl | null {
   } catch {
     return null;
   }
-  return { host, path: toByteString(match[3] || '/'), rawQuery: match[4] === undefined ? null : toByteString(match[4]) };
+  return {
+    host,
+    path: toByteString(match[3] || '/'),
+    rawQuery: match[4] === undefined ? null : toByteString(match[4]),
+  };
 }
 
-function parseHeaders(values: readonly string[], problems: string[]): HeaderField[] {
+/** Why --url cannot be used: missing, relative, or not an http(s) URL. */
+function urlProblem(given: unknown): string {
+  const example = 'e.g. https://host/v1.1/customer/1';
+  if (typeof given !== 'string') return `--url: required, the absolute URL the request goes to, ${example}`;
+  if (given.startsWith('/')) {
+    return (
+      `--url: ${JSON.stringify(given)} is a path; give the absolute URL (the host is part of what is signed), ` +
+      `${example}`
+    );
+  }
+  return (
+    `--url: must be an absolute http:// or https:// URL with path and query, ${example} (got ` +
+    `${JSON.stringify(given)})`
+  );
+}
+
+function parseHeaders(values: readonly string[], problems: string[], notes: string[]): HeaderField[] {
   const fields: HeaderField[] = [];
   for (const text of values) {
     const colon = text.indexOf(':');
@@ -103,7 +140,14 @@ function parseHeaders(values: readonly string[], problems: string[]): HeaderFiel
       continue;
     }
     const lower = name.toLowerCase();
-    if (!lower.startsWith('x-sfd-') || SIGNATURE_HEADERS.has(lower)) continue; // only custom X-SFD-* headers are signed
+    if (SIGNATURE_HEADERS.has(lower)) {
+      notes.push(`--header ${name}: left out; the signer sets it`);
+      continue;
+    }
+    if (!lower.startsWith('x-sfd-')) {
+      notes.push(`--header ${name}: left out; only X-SFD-* headers are signed, other headers pass unsigned`);
+      continue;
+    }
     fields.push({ name, value: toByteString(text.slice(colon + 1)) });
   }
   return fields;
@@ -120,7 +164,9 @@ function readBodyOption(options: SignOptionValues, io: CliIo, problems: string[]
     try {
       return io.readFileBytes(file, SIGN_BODY_MAX_BYTES);
     } catch (error) {
-      problems.push(`--body-file: must name a readable regular file (${JSON.stringify(file)}: ${describeFileProblem(error)})`);
+      problems.push(
+        `--body-file: must name a readable regular file (${JSON.stringify(file)}: ${describeFileProblem(error)})`,
+      );
       return null;
     }
   }

@@ -1,6 +1,6 @@
 // `sfd-sidecar wait-ready [--timeout-ms N] [settings]`: waits until the sidecar's `/readyz`, on the
-// admin listener SFD_ADMIN_LISTEN names, answers 200. It is the postStart hook of a classic sidecar
-// (README, Deploying): the kubelet starts the pod's next container only once the hook has returned, so
+// admin listener SFD_ADMIN_LISTEN names, answers 200. It is the postStart hook of a classic sidecar: the kubelet
+// starts the pod's next container only once the hook has returned, so
 // the application's first calls find a sidecar that can sign. The image has no shell and no curl.
 // Exit 0 when ready; 1 when the time runs out, with what the sidecar last said or why it did not answer.
 import http from 'node:http';
@@ -59,7 +59,9 @@ function lookOnce(url: string): Promise<Look> {
       });
     });
     request.on('timeout', () => request.destroy(new Error(`no answer within ${LOOK_TIMEOUT_MS} ms`)));
-    request.on('error', (error: NodeJS.ErrnoException) => resolve({ ready: false, why: `${url}: ${error.code ?? error.message}` }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ ready: false, why: `${url}: ${error.code ?? error.message}` }),
+    );
   });
 }
 

@@ -17,7 +17,8 @@ export interface EgressProxy {
   readonly unreadNoProxy: readonly string[];
 }
 
-const PROXY_ALLOWED = 'an http:// or https:// proxy URL like http://[user:password@]proxy.example:3128, without path, query or fragment';
+const PROXY_ALLOWED =
+  'an http:// or https:// proxy URL like http://[user:password@]proxy.example:3128, without path, query or fragment';
 const NOTHING_BYPASSES: NoProxyList = { bypasses: () => false };
 
 /** As curl and most clients do, a proxy written without a scheme (`proxy:3128`) is an http:// one. */
@@ -67,7 +68,9 @@ export function readEgressProxy(r: SettingReader): EgressProxySettings {
   } else {
     const parsed = parseProxyUrl(proxy.text);
     if (!parsed.ok) {
-      const ignored = `${proxy.name} is not a proxy the sidecar can use (it must be ${parsed.allowed}); upstreams are reached directly. Set ${own} to give the sidecar its own proxy`;
+      const ignored =
+        `${proxy.name} is not a proxy the sidecar can use (it must be ${parsed.allowed}); upstreams are ` +
+        `reached directly. Set ${own} to give the sidecar its own proxy`;
       return { proxy: null, ignored };
     }
     url = parsed.value;

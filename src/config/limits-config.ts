@@ -57,11 +57,15 @@ export function readLimits(r: SettingReader, maxBodyBytes: number): Limits {
     clientMinBodyBytesPerSecond: r.value('clientMinBodyBytesPerSecond'),
   });
   if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
-    r.problems.push(`${SETTINGS.clientHeadersTimeoutMs.env}: must not be longer than ${SETTINGS.clientRequestTimeoutMs.env}`);
+    r.problems.push(
+      `${SETTINGS.clientHeadersTimeoutMs.env}: must not be longer than ${SETTINGS.clientRequestTimeoutMs.env}`,
+    );
   }
   if (limits.maxBufferedBodyBytes < maxBodyBytes) {
     r.problems.push(
-      `${SETTINGS.maxBufferedBodyBytes.env}: must be at least ${SETTINGS.maxBodyBytes.env} (${maxBodyBytes}), or the largest body accepted could never be held; leave it unset to follow ${SETTINGS.maxBodyBytes.env}`,
+      `${SETTINGS.maxBufferedBodyBytes.env}: must be at least ${SETTINGS.maxBodyBytes.env} ` +
+        `(${maxBodyBytes}), or the largest body accepted could never be held; leave it unset to follow ` +
+        `${SETTINGS.maxBodyBytes.env}`,
     );
   }
   return limits;

@@ -91,10 +91,14 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const profileHeader = r.value('profileHeader') ?? null;
   const allowedProfiles = r.value('allowedProfiles') ?? [];
   if (profileHeader !== null && allowedProfiles.length === 0) {
-    r.problems.push(`${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`);
+    r.problems.push(
+      `${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`,
+    );
   }
   if (profileHeader === null && r.isSet('allowedProfiles')) {
-    r.problems.push(`${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`);
+    r.problems.push(
+      `${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`,
+    );
   }
   const limits = readLimits(r, maxBodyBytes);
   const notify = readNotifyConfig(r, limits.maxHeaderBytes);
@@ -109,13 +113,22 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   let keySource: KeySource = { kind: 'demo' };
   if (keystorePath !== undefined) {
     if (r.keyConfigured()) {
-      r.problems.push(`${SETTINGS.keystoreFile.env} and ${SETTINGS.accessKeyId.env}/${SETTINGS.accessKeySecret.env}[_FILE]: set one kind of key configuration, not both`);
+      r.problems.push(
+        `${SETTINGS.keystoreFile.env} and ` +
+          `${SETTINGS.accessKeyId.env}/${SETTINGS.accessKeySecret.env}[_FILE]: set one kind of key ` +
+          `configuration, not both`,
+      );
     }
     keySource = { kind: 'keystore', path: keystorePath, reloadIntervalMs, debounceMs };
   } else if (!demo) {
     if (!r.isSet('upstreamUrl')) {
-      const why = deps.production ? 'NODE_ENV=production never falls back to the demo' : 'the demo runs only when no key is configured';
-      r.problems.push(`${SETTINGS.upstreamUrl.env}: required (${why}); an http:// or https:// base URL like https://host[:port][/prefix]`);
+      const why = deps.production
+        ? 'NODE_ENV=production never falls back to the demo'
+        : 'the demo runs only when no key is configured';
+      r.problems.push(
+        `${SETTINGS.upstreamUrl.env}: required (${why}); an http:// or https:// base URL like ` +
+          `https://host[:port][/prefix]`,
+      );
     }
     const key = r.accessKey();
     if (key) keySource = { kind: 'single', key };
@@ -145,7 +158,10 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
  * Two listeners of one process on the same address: the second would fail to bind with "address in
  * use", which reads as another process; it is this configuration, and both settings are named.
  */
-function sameAddressProblems(r: SettingReader, listeners: readonly (readonly [keyof typeof SETTINGS, ListenAddress])[]): void {
+function sameAddressProblems(
+  r: SettingReader,
+  listeners: readonly (readonly [keyof typeof SETTINGS, ListenAddress])[],
+): void {
   for (let i = 0; i < listeners.length; i += 1) {
     for (let j = i + 1; j < listeners.length; j += 1) {
       const [first, a] = listeners[i]!;
@@ -154,7 +170,10 @@ function sameAddressProblems(r: SettingReader, listeners: readonly (readonly [ke
       // Every address ('' or 0.0.0.0 or ::) overlaps any address on the same port.
       const wildcard = (host: string): boolean => host === '' || host === '0.0.0.0' || host === '::';
       if (a.host === b.host || wildcard(a.host) || wildcard(b.host)) {
-        r.problems.push(`${SETTINGS[first].env} and ${SETTINGS[second].env}: both listen on port ${a.port} (${formatListen(a)} and ${formatListen(b)}); give each listener its own port`);
+        r.problems.push(
+          `${SETTINGS[first].env} and ${SETTINGS[second].env}: both listen on port ${a.port} ` +
+            `(${formatListen(a)} and ${formatListen(b)}); give each listener its own port`,
+        );
       }
     }
   }

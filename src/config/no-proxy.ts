@@ -19,7 +19,8 @@ interface NameRule {
 }
 
 const ALLOWED =
-  'a comma-separated list of host names (example.com also covers its subdomains, .example.com only them), IP addresses and CIDR blocks (10.0.0.0/8), each optionally with :port, or * for every host';
+  'a comma-separated list of host names (example.com also covers its subdomains, .example.com only them), IP ' +
+  'addresses and CIDR blocks (10.0.0.0/8), each optionally with :port, or * for every host';
 
 /** Loopback names and addresses, always direct. */
 const LOOPBACK = new BlockList();
@@ -29,7 +30,9 @@ LOOPBACK.addAddress('::1', 'ipv6');
 /** SFD_UPSTREAM_NO_PROXY: every entry must be understood. */
 export function parseNoProxy(raw: string): Parsed<NoProxyList> {
   const { list, unread } = readNoProxy(raw);
-  return unread.length === 0 ? ok(list) : fail(`${ALLOWED}; ${unread.map((entry) => JSON.stringify(entry)).join(', ')} is none of these`);
+  return unread.length === 0
+    ? ok(list)
+    : fail(`${ALLOWED}; ${unread.map((entry) => JSON.stringify(entry)).join(', ')} is none of these`);
 }
 
 /**

@@ -51,12 +51,18 @@ export function readNotifyConfig(r: SettingReader, maxHeaderBytes: number): Noti
   };
   const forwardUrl = r.value('notifyForwardUrl');
   if (!r.isSet('notifyListen')) return null;
-  if (!r.isSet('notifyForwardUrl')) r.problems.push(`${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application takes notifications`);
+  if (!r.isSet('notifyForwardUrl'))
+    r.problems.push(
+      `${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application ` +
+        `takes notifications`,
+    );
   if (config.deadLetterDir) {
     const smallestCap = smallestDeadLetterCap(config.maxBodyBytes, maxHeaderBytes);
     if (config.deadLetterMaxBytes < smallestCap) {
       r.problems.push(
-        `${SETTINGS.notifyDeadLetterMaxBytes.env}: must be at least ${smallestCap}, so that the dead-letter file can take the largest notification accepted (6 times ${SETTINGS.notifyMaxBodyBytes.env} plus ${SETTINGS.maxHeaderBytes.env}, as JSON-escaped, plus 4096)`,
+        `${SETTINGS.notifyDeadLetterMaxBytes.env}: must be at least ${smallestCap}, so that the dead-letter ` +
+          `file can take the largest notification accepted (6 times ${SETTINGS.notifyMaxBodyBytes.env} plus ` +
+          `${SETTINGS.maxHeaderBytes.env}, as JSON-escaped, plus 4096)`,
       );
     }
   }

@@ -21,7 +21,10 @@ export function parseListen(raw: string): Parsed<ListenAddress> {
   const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]*)):(\d{1,5})$/.exec(raw.trim());
   const port = match ? Number(match[3]) : Number.NaN;
   const host = match ? (match[1] ?? match[2]) : undefined;
-  if (host === undefined || !(port >= 0 && port <= 65535)) return fail('HOST:PORT, or :PORT for every address (IPv4 and IPv6), for example 127.0.0.1:8080, [::1]:8080 or :9090');
+  if (host === undefined || !(port >= 0 && port <= 65535))
+    return fail(
+      'HOST:PORT, or :PORT for every address (IPv4 and IPv6), for example 127.0.0.1:8080, [::1]:8080 or :9090',
+    );
   return ok(Object.freeze({ host, port }));
 }
 
@@ -51,14 +54,15 @@ export interface UpstreamTarget {
   readonly hostname: string;
   /** Explicit or default port. */
   readonly port: number;
-  /** The signed and sent Host: `:port` only when not the scheme's default (spec, Request structure). */
+  /** The signed and sent Host: `:port` only when not the scheme's default. */
   readonly host: string;
   /** Path prefix without a trailing slash, '' when none. */
   readonly pathPrefix: string;
   readonly origin: string;
 }
 
-const URL_ALLOWED = 'an http:// or https:// base URL like https://host[:port][/prefix], without user, query or fragment';
+const URL_ALLOWED =
+  'an http:// or https:// base URL like https://host[:port][/prefix], without user, query or fragment';
 
 export function parseUpstreamUrl(raw: string): Parsed<UpstreamTarget> {
   let url: URL;
@@ -96,11 +100,15 @@ export const parseMethods = (raw: string): Parsed<string[]> => {
     .split(',')
     .map((m) => m.trim().toUpperCase())
     .filter((m) => m !== '');
-  return methods.length > 0 && methods.every((m) => /^[A-Z]+$/.test(m)) ? ok(methods) : fail('a comma-separated list of HTTP methods, e.g. GET,HEAD');
+  return methods.length > 0 && methods.every((m) => /^[A-Z]+$/.test(m))
+    ? ok(methods)
+    : fail('a comma-separated list of HTTP methods, e.g. GET,HEAD');
 };
 
 /** A Kubernetes object name (RFC 1123 subdomain), as a Secret's or ConfigMap's must be. */
 const OBJECT_NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 export const parseObjectName = (raw: string): Parsed<string> =>
-  OBJECT_NAME.test(raw.trim()) ? ok(raw.trim()) : fail('an object name: lower-case letters, digits, - and ., at most 253');
+  OBJECT_NAME.test(raw.trim())
+    ? ok(raw.trim())
+    : fail('an object name: lower-case letters, digits, - and ., at most 253');

@@ -7,8 +7,15 @@ export function secretWhitespaceProblem(secret: string): string | null {
   const leading = /^\s+/.exec(secret)?.[0].length ?? 0;
   const trailing = /\s+$/.exec(secret)?.[0].length ?? 0;
   if (leading === 0 && trailing === 0) return null;
-  const where = [leading > 0 ? `${leading} whitespace character${leading === 1 ? '' : 's'} at its start` : '', trailing > 0 ? `${trailing} at its end` : '']
+  const characters = (count: number): string => `${count} whitespace character${count === 1 ? '' : 's'}`;
+  const where = [
+    leading > 0 ? `${characters(leading)} at its start` : '',
+    trailing > 0 ? `${characters(trailing)} at its end` : '',
+  ]
     .filter((part) => part !== '')
     .join(' and ');
-  return `has ${where}, which are signed with it: the gateway then refuses every request (401) unless its copy has them too`;
+  return (
+    `has ${where}, which are signed with it: the gateway then refuses every request (401) unless its copy has ` +
+    `them too`
+  );
 }

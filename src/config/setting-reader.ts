@@ -19,7 +19,9 @@ export interface FileReader {
 }
 
 /** A setting's value: with its default when it has one, else possibly undefined. */
-export type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends { readonly default: unknown } ? SettingValue<K> : SettingValue<K> | undefined;
+export type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends { readonly default: unknown }
+  ? SettingValue<K>
+  : SettingValue<K> | undefined;
 
 export class SettingReader {
   readonly problems: string[] = [];
@@ -43,7 +45,12 @@ export class SettingReader {
 
   /** The setting's value, or its default when it is not given (or not valid: the problem is recorded). */
   value<K extends SettingKey>(key: K): ValueOf<K> {
-    const definition = SETTINGS[key] as { default?: unknown; parse: (raw: string) => Parsed<unknown>; secret?: boolean; env: string };
+    const definition = SETTINGS[key] as {
+      default?: unknown;
+      parse: (raw: string) => Parsed<unknown>;
+      secret?: boolean;
+      env: string;
+    };
     const text = this.raw(key);
     if (text === undefined) return definition.default as ValueOf<K>;
     const parsed = this.parseFrom(definition.env, text, definition.parse, definition.secret === true);
@@ -54,7 +61,10 @@ export class SettingReader {
    * A setting's text or, when it is unset, the first of the conventional variables every HTTP client
    * reads (HTTPS_PROXY...) that is set, with the name of the variable it came from.
    */
-  rawWithFallback(key: SettingKey, conventional: readonly string[]): { readonly name: string; readonly text: string } | undefined {
+  rawWithFallback(
+    key: SettingKey,
+    conventional: readonly string[],
+  ): { readonly name: string; readonly text: string } | undefined {
     const own = this.raw(key);
     if (own !== undefined) return { name: SETTINGS[key].env, text: own };
     for (const name of conventional) {
@@ -74,7 +84,9 @@ export class SettingReader {
   parseFrom<T>(name: string, text: string, parse: (raw: string) => Parsed<T>, secret: boolean): T | undefined {
     const parsed = parse(text);
     if (parsed.ok) return parsed.value;
-    this.problems.push(`${name}${this.from(name)}: must be ${parsed.allowed}${secret ? '' : ` (got ${JSON.stringify(text)})`}`);
+    this.problems.push(
+      `${name}${this.from(name)}: must be ${parsed.allowed}${secret ? '' : ` (got ${JSON.stringify(text)})`}`,
+    );
     return undefined;
   }
 
@@ -86,7 +98,10 @@ export class SettingReader {
       return this.files.readFile(path, maxBytes);
     } catch (error) {
       const { env } = SETTINGS[key];
-      this.problems.push(`${env}${this.from(env)}: must name a readable regular file (${JSON.stringify(path)}: ${describeFileProblem(error)})`);
+      this.problems.push(
+        `${env}${this.from(env)}: must name a readable regular file (${JSON.stringify(path)}: ` +
+          `${describeFileProblem(error)})`,
+      );
       return null;
     }
   }
@@ -112,19 +127,28 @@ export class SettingReader {
     const value = this.raw('accessKeySecret');
     const hasFile = this.isSet('accessKeySecretFile');
     let secret: string | undefined;
-    if (value !== undefined && hasFile) this.problems.push(`${accessKeySecret.env} and ${accessKeySecretFile.env}: set only one of them`);
+    if (value !== undefined && hasFile)
+      this.problems.push(`${accessKeySecret.env} and ${accessKeySecretFile.env}: set only one of them`);
     else if (value !== undefined) {
       secret = value;
       const whitespace = secretWhitespaceProblem(value);
-      if (whitespace) this.warnings.push(`${accessKeySecret.env}${this.from(accessKeySecret.env)}: the secret ${whitespace}`);
-    } else if (!hasFile) this.problems.push(`${accessKeySecret.env} or ${accessKeySecretFile.env}: one is required, the access key secret`);
+      if (whitespace)
+        this.warnings.push(`${accessKeySecret.env}${this.from(accessKeySecret.env)}: the secret ${whitespace}`);
+    } else if (!hasFile)
+      this.problems.push(
+        `${accessKeySecret.env} or ${accessKeySecretFile.env}: one is required, the access key secret`,
+      );
     else {
       const text = this.file('accessKeySecretFile', FILE_LIMITS.secret);
       if (text !== null) {
         secret = text.replace(/\r?\n$/, '');
-        if (secret === '') this.problems.push(`${accessKeySecretFile.env}: the file is empty; it must hold the access key secret`);
+        if (secret === '')
+          this.problems.push(`${accessKeySecretFile.env}: the file is empty; it must hold the access key secret`);
         const whitespace = secretWhitespaceProblem(secret);
-        if (whitespace) this.warnings.push(`${accessKeySecretFile.env}: the secret in ${this.raw('accessKeySecretFile')?.trim()} ${whitespace}`);
+        if (whitespace)
+          this.warnings.push(
+            `${accessKeySecretFile.env}: the secret in ${this.raw('accessKeySecretFile')?.trim()} ${whitespace}`,
+          );
       }
     }
     return id !== undefined && secret ? createAccessKey(id, secret) : undefined;

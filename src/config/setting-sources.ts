@@ -37,7 +37,9 @@ export function mergeSettingSources({ flags, env, readFileIfExists }: SettingSou
   try {
     text = readFileIfExists(path, FILE_LIMITS.dotenv);
   } catch (error) {
-    throw new ConfigError([`${envFile}: must name a readable dotenv file (${JSON.stringify(path)}: ${describeFileProblem(error)})`]);
+    throw new ConfigError([
+      `${envFile}: must name a readable dotenv file (${JSON.stringify(path)}: ${describeFileProblem(error)})`,
+    ]);
   }
   if (text === null && named !== undefined) {
     throw new ConfigError([`${envFile}: must name an existing dotenv file (${JSON.stringify(path)} does not exist)`]);
@@ -45,14 +47,23 @@ export function mergeSettingSources({ flags, env, readFileIfExists }: SettingSou
   const fromFile = text === null ? {} : parseDotenv(text);
   const values: Record<string, string> = {};
   const sources: Record<string, SettingSource> = {};
-  for (const [source, entries] of [['dotenv file', fromFile], ['environment', env], ['flag', flags]] as const) {
+  for (const [source, entries] of [
+    ['dotenv file', fromFile],
+    ['environment', env],
+    ['flag', flags],
+  ] as const) {
     for (const [name, value] of Object.entries(entries)) {
       if (value === undefined) continue;
       values[name] = value;
       sources[name] = source;
     }
   }
-  return { values: Object.freeze(values), sources: Object.freeze(sources), dotenvFile: text === null ? null : path, unreadDotenvLines: text === null ? [] : unreadLines(text) };
+  return {
+    values: Object.freeze(values),
+    sources: Object.freeze(sources),
+    dotenvFile: text === null ? null : path,
+    unreadDotenvLines: text === null ? [] : unreadLines(text),
+  };
 }
 
 /**

@@ -20,7 +20,17 @@ import {
 } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
 
-export const COMMAND_NAMES = ['serve', 'sign', 'emulator', 'keys', 'notify', 'doctor', 'wait-ready', 'inject', 'injector'] as const;
+export const COMMAND_NAMES = [
+  'serve',
+  'sign',
+  'emulator',
+  'keys',
+  'notify',
+  'doctor',
+  'wait-ready',
+  'inject',
+  'injector',
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -56,7 +66,10 @@ const INJECT = ['inject', 'injector'] as const;
 const LISTENERS = ['serve', 'doctor', 'injector'] as const;
 
 const text = (allowed: string) => ({ parse: (raw: string): Parsed<string> => ok(raw.trim()), allowed });
-const integer = (min: number, max: number) => ({ parse: parseInteger(min, max), allowed: `a whole number from ${min} to ${max}` });
+const integer = (min: number, max: number) => ({
+  parse: parseInteger(min, max),
+  allowed: `a whole number from ${min} to ${max}`,
+});
 const oneOf = <T extends string>(values: readonly T[]) => ({ parse: parseOneOf(values), allowed: values.join(', ') });
 const listen = { parse: parseListen, allowed: 'HOST:PORT, [IPv6]:PORT, or :PORT for every address' };
 const MiB = 1024 * 1024;
@@ -115,7 +128,9 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<string>,
   keystoreFile: {
     env: 'SFD_KEYSTORE_FILE',
-    description: 'the key store file (JSON, or YAML when named .yaml/.yml), watched for rotations; instead of the single-key settings',
+    description:
+      'the key store file (JSON, or YAML when named .yaml/.yml), watched for rotations; instead of the ' +
+      'single-key settings',
     ...text('a file path'),
     commands: ['serve', 'doctor', 'keys'],
   } satisfies SettingDefinition<string>,
@@ -129,7 +144,8 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<string>,
   profileHeader: {
     env: 'SFD_PROFILE_HEADER',
-    description: 'header a caller may use to pick a profile among SFD_ALLOWED_PROFILES; never forwarded; off when unset',
+    description:
+      'header a caller may use to pick a profile among SFD_ALLOWED_PROFILES; never forwarded; off when unset',
     parse: parseHeaderName,
     allowed: 'a header name the sidecar does not set itself',
     commands: SERVE,
@@ -192,21 +208,27 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<number>,
   upstreamTimeoutMs: {
     env: 'SFD_UPSTREAM_TIMEOUT_MS',
-    description: "time allowed for the gateway's response headers, and for each idle gap in its body (504 when nothing was sent yet)",
+    description:
+      "time allowed for the gateway's response headers, and for each idle gap in its body (504 when nothing " +
+      'was sent yet)',
     ...integer(1, 3_600_000),
     default: 30_000,
     commands: SERVE,
   } satisfies SettingDefinition<number>,
   upstreamCaFile: {
     env: 'SFD_UPSTREAM_CA_FILE',
-    description: 'PEM bundle trusted besides the system roots for an HTTPS gateway (and an https:// egress proxy); verification is never off',
+    description:
+      'PEM bundle trusted besides the system roots for an HTTPS gateway (and an https:// egress proxy); ' +
+      'verification is never off',
     ...text('a file path'),
     commands: SERVE,
   } satisfies SettingDefinition<string>,
   upstreamProxy: {
     env: 'SFD_UPSTREAM_PROXY',
     description:
-      'HTTP proxy HTTPS gateways are reached through (a CONNECT tunnel: TLS and the signature stay end to end); by default HTTPS_PROXY or https_proxy, set aside with a warning when it is not such a URL; plain-HTTP and loopback gateways connect directly',
+      'HTTP proxy HTTPS gateways are reached through (a CONNECT tunnel: TLS and the signature stay end to ' +
+      'end); by default HTTPS_PROXY or https_proxy, set aside with a warning when it is not such a URL; ' +
+      'plain-HTTP and loopback gateways connect directly',
     parse: (raw: string) => ok(raw),
     allowed: 'http://[user:password@]host:port or https://...',
     defaultText: '$HTTPS_PROXY',
@@ -216,15 +238,20 @@ export const SETTINGS = define({
   upstreamNoProxy: {
     env: 'SFD_UPSTREAM_NO_PROXY',
     description:
-      'gateway hosts reached directly despite the proxy; by default NO_PROXY or no_proxy, whose entries it cannot read are skipped with a warning',
+      'gateway hosts reached directly despite the proxy; by default NO_PROXY or no_proxy, whose entries it ' +
+      'cannot read are skipped with a warning',
     parse: (raw: string) => ok(raw),
-    allowed: 'comma-separated names (example.com with its subdomains, .example.com only them), addresses or CIDR blocks, each with an optional :port; or *',
+    allowed:
+      'comma-separated names (example.com with its subdomains, .example.com only them), addresses or CIDR ' +
+      'blocks, each with an optional :port; or *',
     defaultText: '$NO_PROXY',
     commands: SERVE,
   } satisfies SettingDefinition<string>,
   upstreamMaxSockets: {
     env: 'SFD_UPSTREAM_MAX_SOCKETS',
-    description: 'most connections to the gateway at once; further requests wait (throughput is at most this many over the gateway latency)',
+    description:
+      'most connections to the gateway at once; further requests wait (throughput is at most this many over ' +
+      'the gateway latency)',
     ...integer(1, 10_000),
     default: 256,
     commands: SERVE,
@@ -232,7 +259,9 @@ export const SETTINGS = define({
   upstreamRetries: {
     env: 'SFD_UPSTREAM_RETRIES',
     description:
-      'retries, with backoff and a fresh signature, of a request that provably never reached the gateway (its connection could not be opened, or a kept-alive one was found closed before a byte was written); once a byte was written it is never sent again',
+      'retries, with backoff and a fresh signature, of a request that provably never reached the gateway (its ' +
+      'connection could not be opened, or a kept-alive one was found closed before a byte was written); once a ' +
+      'byte was written it is never sent again',
     ...integer(0, 10),
     default: 2,
     commands: SERVE,
@@ -248,14 +277,17 @@ export const SETTINGS = define({
   maxConnections: {
     env: 'SFD_MAX_CONNECTIONS',
     description:
-      'most connections the signing listener (or the injector\'s webhook) holds; at the bound the longest idle one is closed first, and a newcomer gets 503 Sidecar.ConnectionsFull only when none can go',
+      "most connections the signing listener (or the injector's webhook) holds; at the bound the longest idle " +
+      'one is closed first, and a newcomer gets 503 Sidecar.ConnectionsFull only when none can go',
     ...integer(1, 1_000_000),
     default: 2048,
     commands: LISTENERS,
   } satisfies SettingDefinition<number>,
   adminMaxConnections: {
     env: 'SFD_ADMIN_MAX_CONNECTIONS',
-    description: 'most connections the admin listener holds (it is reachable from the whole cluster), made room for in the same way',
+    description:
+      'most connections the admin listener holds (it is reachable from the whole cluster), made room for in ' +
+      'the same way',
     ...integer(1, 1_000_000),
     default: 128,
     commands: LISTENERS,
@@ -270,7 +302,9 @@ export const SETTINGS = define({
   maxBufferedBodyBytes: {
     env: 'SFD_MAX_BUFFERED_BODY_BYTES',
     description:
-      'most request-body bytes the signing listener holds at once, counted as they arrive; a body that does not fit gets 503 Sidecar.BodyBufferFull (before it is sent when its length cannot fit); at least SFD_MAX_BODY_BYTES',
+      'most request-body bytes the signing listener holds at once, counted as they arrive; a body that does ' +
+      'not fit gets 503 Sidecar.BodyBufferFull (before it is sent when its length cannot fit); at least ' +
+      'SFD_MAX_BODY_BYTES',
     ...integer(1, 64 * 1024 * MiB),
     defaultText: '16777216, or SFD_MAX_BODY_BYTES when that is larger',
     commands: SERVE,
@@ -298,14 +332,18 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<number>,
   clientKeepAliveTimeoutMs: {
     env: 'SFD_CLIENT_KEEPALIVE_TIMEOUT_MS',
-    description: "how long any listener keeps a caller's idle connection open (announced as Keep-Alive: timeout=); keep it above the callers' own",
+    description:
+      "how long any listener keeps a caller's idle connection open (announced as Keep-Alive: timeout=); keep " +
+      "it above the callers' own",
     ...integer(1000, 3_600_000),
     default: 65_000,
     commands: LISTENERS,
   } satisfies SettingDefinition<number>,
   clientMinBodyBytesPerSecond: {
     env: 'SFD_CLIENT_MIN_BODY_BYTES_PER_SECOND',
-    description: 'after its first two seconds, a request body sent to any listener must have arrived at this average rate at least (408 below); 0 for no minimum',
+    description:
+      'after its first two seconds, a request body sent to any listener must have arrived at this average rate ' +
+      'at least (408 below); 0 for no minimum',
     ...integer(0, 1024 * MiB),
     default: 1024,
     commands: LISTENERS,
@@ -313,7 +351,8 @@ export const SETTINGS = define({
   shutdownDelayMs: {
     env: 'SFD_SHUTDOWN_DELAY_MS',
     description:
-      'on SIGTERM, time every listener keeps serving before the drain: for a sidecar that gets SIGTERM with its application (the classic form), whose last calls come after it',
+      'on SIGTERM, time every listener keeps serving before the drain: for a sidecar that gets SIGTERM with ' +
+      'its application (the classic form), whose last calls come after it',
     ...integer(0, 3_600_000),
     default: 0,
     commands: ['serve'],
@@ -341,7 +380,9 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<string>,
   notifyForwardUrl: {
     env: 'SFD_NOTIFY_FORWARD_URL',
-    description: 'where the application takes notifications, e.g. http://127.0.0.1:3000/hooks/sfd; required with SFD_NOTIFY_LISTEN',
+    description:
+      'where the application takes notifications, e.g. http://127.0.0.1:3000/hooks/sfd; required with ' +
+      'SFD_NOTIFY_LISTEN',
     parse: parseForwardUrl,
     allowed: 'an http:// or https:// URL',
     commands: SERVE,
@@ -378,7 +419,8 @@ export const SETTINGS = define({
   notifyMaxInflight: {
     env: 'SFD_NOTIFY_MAX_INFLIGHT',
     description:
-      'notifications in hand at once (arrived, being checked or delivered); beyond it 503 Sidecar.Overloaded, before the body is read when the relay is already full, so that the service sends them again',
+      'notifications in hand at once (arrived, being checked or delivered); beyond it 503 Sidecar.Overloaded, ' +
+      'before the body is read when the relay is already full, so that the service sends them again',
     ...integer(1, 100_000),
     default: 64,
     commands: SERVE,
@@ -399,14 +441,17 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<number>,
   notifyDeadLetterDir: {
     env: 'SFD_NOTIFY_DEAD_LETTER_DIR',
-    description: 'directory where invalid notifications are appended to notifications-dead-letter.jsonl; must exist and be writable',
+    description:
+      'directory where invalid notifications are appended to notifications-dead-letter.jsonl; must exist and ' +
+      'be writable',
     ...text('a directory path'),
     commands: SERVE,
   } satisfies SettingDefinition<string>,
   notifyDeadLetterMaxBytes: {
     env: 'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES',
     description:
-      'largest size of the dead-letter file; at least 6 times (SFD_NOTIFY_MAX_BODY_BYTES + SFD_MAX_HEADER_BYTES) + 4096; an invalid notification that would pass it is answered 503',
+      'largest size of the dead-letter file; at least 6 times (SFD_NOTIFY_MAX_BODY_BYTES + ' +
+      'SFD_MAX_HEADER_BYTES) + 4096; an invalid notification that would pass it is answered 503',
     ...integer(1024, 2 ** 40),
     default: 64 * MiB,
     commands: SERVE,
@@ -420,7 +465,9 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<string>,
   keystoreSecret: {
     env: 'SFD_KEYSTORE_SECRET',
-    description: "the Secret holding the key store, in each pod's namespace; a pod's sfd-sidecar.io/keystore-secret annotation wins",
+    description:
+      "the Secret holding the key store, in each pod's namespace; a pod's sfd-sidecar.io/keystore-secret " +
+      'annotation wins',
     parse: parseObjectName,
     allowed: 'a Secret name',
     commands: INJECT,
@@ -435,7 +482,8 @@ export const SETTINGS = define({
   sidecarMode: {
     env: 'SFD_SIDECAR_MODE',
     description:
-      "native: an init container with restartPolicy Always (Kubernetes 1.29+); classic: the first container, with a postStart wait; a pod's sfd-sidecar.io/mode annotation wins",
+      'native: an init container with restartPolicy Always (Kubernetes 1.29+); classic: the first container, ' +
+      "with a postStart wait; a pod's sfd-sidecar.io/mode annotation wins",
     ...oneOf(INJECTION_MODES),
     default: 'native',
     commands: INJECT,
@@ -462,7 +510,8 @@ export const SETTINGS = define({
   requestLog: {
     env: 'SFD_REQUEST_LOG',
     description:
-      'which requests get a log line: all, failed (no answer, status 400 or above, cut off, a sidecar error, or signed again with another key) or off; metrics count every request either way',
+      'which requests get a log line: all, failed (no answer, status 400 or above, cut off, a sidecar error, ' +
+      'or signed again with another key) or off; metrics count every request either way',
     ...oneOf(REQUEST_LOG_MODES),
     default: 'all',
     commands: ['serve'],
@@ -493,6 +542,7 @@ export function defaultTextOf(definition: SettingDefinition): string | undefined
   const value = definition.default;
   if (value === undefined) return undefined;
   if (Array.isArray(value)) return value.join(',');
-  if (typeof value === 'object' && value !== null) return 'port' in value ? formatListen(value as ListenAddress) : JSON.stringify(value);
+  if (typeof value === 'object' && value !== null)
+    return 'port' in value ? formatListen(value as ListenAddress) : JSON.stringify(value);
   return typeof value === 'string' ? value : JSON.stringify(value);
 }

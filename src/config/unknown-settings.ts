@@ -13,11 +13,17 @@ export function settingWarnings(merged: MergedSettings): string[] {
   const warnings: string[] = [];
   for (const name of Object.keys(merged.values)) {
     if (!name.startsWith('SFD_') || KNOWN_SET.has(name)) continue;
-    warnings.push(`${name} (from the ${merged.sources[name] ?? 'environment'}) is not a setting of sfd-sidecar and is ignored${didYouMean(name, KNOWN)}`);
+    warnings.push(
+      `${name} (from the ${merged.sources[name] ?? 'environment'}) is not a setting of sfd-sidecar and is ` +
+        `ignored${didYouMean(name, KNOWN)}`,
+    );
   }
   if (merged.unreadDotenvLines.length > 0) {
     const lines = merged.unreadDotenvLines;
-    warnings.push(`${merged.dotenvFile}: line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} ${lines.length === 1 ? 'is' : 'are'} not NAME=value and ${lines.length === 1 ? 'was' : 'were'} skipped`);
+    warnings.push(
+      `${merged.dotenvFile}: line${lines.length === 1 ? '' : 's'} ${lines.join(', ')} ` +
+        `${lines.length === 1 ? 'is' : 'are'} not NAME=value and ${lines.length === 1 ? 'was' : 'were'} skipped`,
+    );
   }
   return warnings;
 }

@@ -11,5 +11,15 @@ export interface CheckResult {
 }
 
 export const ok = (check: string, detail: string): CheckResult => ({ check, verdict: 'ok', detail });
-export const warn = (check: string, detail: string, fix: string): CheckResult => ({ check, verdict: 'warn', detail, fix });
-export const fail = (check: string, detail: string, fix: string): CheckResult => ({ check, verdict: 'fail', detail, fix });
+export const warn = (check: string, detail: string, fix: string): CheckResult => ({
+  check,
+  verdict: 'warn',
+  detail,
+  fix,
+});
+export const fail = (check: string, detail: string, fix: string): CheckResult => ({
+  check,
+  verdict: 'fail',
+  detail,
+  fix,
+});

@@ -1,9 +1,9 @@
-// DNS, TCP and TLS to the upstream, each with a verdict and a fix (issue #9).
+// DNS, TCP and TLS to the upstream, each with a verdict and a fix.
 import { lookup } from 'node:dns/promises';
 import net, { type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { UpstreamTarget } from '../config/parsers.js';
-import { trustedCertificates } from '../proxy/trusted-certificates.js';
+import { trustedCertificates } from '../http/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
 
@@ -22,7 +22,11 @@ export async function checkDns(upstream: UpstreamTarget): Promise<CheckResult> {
     const addresses = await lookup(upstream.hostname, { all: true });
     return ok('dns', `${upstream.hostname} resolves to ${addresses.map((a) => a.address).join(', ')}`);
   } catch (error) {
-    return fail('dns', `${upstream.hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})`, 'check SFD_UPSTREAM_URL and the pod\'s DNS (resolv.conf, egress to the DNS server)');
+    return fail(
+      'dns',
+      `${upstream.hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      "check SFD_UPSTREAM_URL and the pod's DNS (resolv.conf, egress to the DNS server)",
+    );
   }
 }
 
@@ -34,18 +38,54 @@ export function checkTcp(upstream: UpstreamTarget, timeoutMs: number): Promise<C
       socket.destroy();
       resolve(result);
     };
-    socket.setTimeout(timeoutMs, afterPendingIo(() => done(fail('tcp', `no connection to ${upstream.host} within ${timeoutMs} ms`, 'check egress network policies and firewalls towards the gateway'))));
-    socket.once('connect', () => done(ok('tcp', `connected to ${upstream.hostname}:${upstream.port} in ${Math.round(performance.now() - started)} ms`)));
+    socket.setTimeout(
+      timeoutMs,
+      afterPendingIo(() =>
+        done(
+          fail(
+            'tcp',
+            `no connection to ${upstream.host} within ${timeoutMs} ms`,
+            'check egress network policies and firewalls towards the gateway',
+          ),
+        ),
+      ),
+    );
+    socket.once('connect', () =>
+      done(
+        ok(
+          'tcp',
+          `connected to ${upstream.hostname}:${upstream.port} in ${Math.round(performance.now() - started)} ms`,
+        ),
+      ),
+    );
     socket.once('error', (error: NodeJS.ErrnoException) =>
-      done(fail('tcp', `cannot connect to ${upstream.hostname}:${upstream.port} (${error.code ?? error.message})`, 'check SFD_UPSTREAM_URL, egress network policies and firewalls')),
+      done(
+        fail(
+          'tcp',
+          `cannot connect to ${upstream.hostname}:${upstream.port} (${error.code ?? error.message})`,
+          'check SFD_UPSTREAM_URL, egress network policies and firewalls',
+        ),
+      ),
     );
   });
 }
 
 /** @param tunnel an open tunnel through the egress proxy to the upstream; a direct connection when omitted */
-export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: number, timeoutMs: number, tunnel?: Socket): Promise<CheckResult> {
+export function checkTls(
+  upstream: UpstreamTarget,
+  ca: string | null,
+  nowMs: number,
+  timeoutMs: number,
+  tunnel?: Socket,
+): Promise<CheckResult> {
   if (upstream.protocol !== 'https:') {
-    return Promise.resolve(warn('tls', `${upstream.origin} is plain HTTP: keys and signatures cross the network unencrypted`, 'use an https:// SFD_UPSTREAM_URL'));
+    return Promise.resolve(
+      warn(
+        'tls',
+        `${upstream.origin} is plain HTTP: keys and signatures cross the network unencrypted`,
+        'use an https:// SFD_UPSTREAM_URL',
+      ),
+    );
   }
   return new Promise((resolve) => {
     const socket = tlsConnect({
@@ -58,14 +98,23 @@ export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: num
       socket.destroy();
       resolve(result);
     };
-    socket.setTimeout(timeoutMs, afterPendingIo(() => done(fail('tls', `no TLS handshake within ${timeoutMs} ms`, 'check that the port speaks TLS'))));
+    socket.setTimeout(
+      timeoutMs,
+      afterPendingIo(() =>
+        done(fail('tls', `no TLS handshake within ${timeoutMs} ms`, 'check that the port speaks TLS')),
+      ),
+    );
     socket.once('secureConnect', () => {
       const cert = socket.getPeerCertificate();
       const expires = Date.parse(cert.valid_to);
       const subject = String(cert.subject?.CN ?? cert.subjectaltname ?? 'unknown');
       const issuer = String(cert.issuer?.CN ?? cert.issuer?.O ?? 'unknown');
       const detail = `certificate for ${subject}, issued by ${issuer}, valid until ${new Date(expires).toISOString()}`;
-      done(expires - nowMs < 14 * DAY_MS ? warn('tls', `${detail}: expires within 14 days`, 'the gateway operator must renew its certificate') : ok('tls', detail));
+      done(
+        expires - nowMs < 14 * DAY_MS
+          ? warn('tls', `${detail}: expires within 14 days`, 'the gateway operator must renew its certificate')
+          : ok('tls', detail),
+      );
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? error.message;
@@ -74,7 +123,8 @@ export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: num
           fail(
             'tls',
             `the certificate of ${upstream.host} is not trusted (${code})`,
-            'if the gateway uses a private CA, put its PEM in SFD_UPSTREAM_CA_FILE; otherwise check SFD_UPSTREAM_URL names the right host',
+            'if the gateway uses a private CA, put its PEM in SFD_UPSTREAM_CA_FILE; otherwise check ' +
+              'SFD_UPSTREAM_URL names the right host',
           ),
         );
       }
@@ -82,7 +132,8 @@ export function checkTls(upstream: UpstreamTarget, ca: string | null, nowMs: num
         fail(
           'tls',
           `the TLS handshake with ${upstream.host} failed before any certificate (${code})`,
-          `check that ${upstream.host} speaks TLS on that port (an http:// gateway needs an http:// SFD_UPSTREAM_URL), and that nothing in between (an egress proxy, a firewall) cuts the connection`,
+          `check that ${upstream.host} speaks TLS on that port (an http:// gateway needs an http:// ` +
+            `SFD_UPSTREAM_URL), and that nothing in between (an egress proxy, a firewall) cuts the connection`,
         ),
       );
     });

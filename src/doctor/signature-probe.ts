@@ -1,13 +1,13 @@
-// Which signature form does the gateway accept (issue #9)? The same harmless signed read is sent once
+// Which signature form does the gateway accept? The same harmless signed read is sent once
 // per candidate, each with a fresh date and nonce; a candidate is accepted when the answer is anything
 // but 401 Signature.NotMatch. The answer's Date header also gives the clock skew.
 import http from 'node:http';
 import https from 'node:https';
 import type { UpstreamTarget } from '../config/parsers.js';
-import { errorCodeOf } from '../proxy/read-prefix.js';
-import { createTunnelAgent } from '../proxy/tunnel-agent.js';
-import { onUnaskedUpgrade } from '../proxy/unasked-upgrade.js';
-import { agentTrust } from '../proxy/trusted-certificates.js';
+import { errorCodeOf } from '../http/read-prefix.js';
+import { createTunnelAgent } from '../http/tunnel-agent.js';
+import { onUnaskedUpgrade } from '../http/unasked-upgrade.js';
+import { agentTrust } from '../http/trusted-certificates.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
 import { signRequest } from '../signing/sign-request.js';
@@ -77,7 +77,12 @@ export function createProber(deps: ProberDeps): Prober {
               const body = Buffer.concat(chunks).toString('utf8').slice(0, 4096);
               const dateMs = response.headers.date ? Date.parse(response.headers.date) : Number.NaN;
               const code = errorCodeOf(Buffer.from(body));
-              resolve({ status: response.statusCode ?? null, code, skewMs: Number.isNaN(dateMs) ? null : dateMs - deps.now(), body });
+              resolve({
+                status: response.statusCode ?? null,
+                code,
+                skewMs: Number.isNaN(dateMs) ? null : dateMs - deps.now(),
+                body,
+              });
             });
           },
         );
@@ -86,15 +91,25 @@ export function createProber(deps: ProberDeps): Prober {
           resolve({ status: null, code: null, skewMs: null, body: '', error: 'timeout' });
           request.destroy();
         });
-        onUnaskedUpgrade(request, (status) => resolve({ status: null, code: null, skewMs: null, body: '', error: `the gateway switched protocols (${status})` }));
-        request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, code: null, skewMs: null, body: '', error: error.code ?? error.message }));
+        onUnaskedUpgrade(request, (status) =>
+          resolve({
+            status: null,
+            code: null,
+            skewMs: null,
+            body: '',
+            error: `the gateway switched protocols (${status})`,
+          }),
+        );
+        request.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ status: null, code: null, skewMs: null, body: '', error: error.code ?? error.message }),
+        );
         request.end();
       });
     },
   };
 }
 
-/** Scheme 1, then scheme 2 in every shape (field-notes §1). */
+/** Scheme 1, then scheme 2 in every shape. */
 export const CANDIDATE_FORMS: readonly Omit<SigningOptions, 'queryPlacement'>[] = [
   { signatureVersion: '1', v2StringShape: 'spec' },
   { signatureVersion: '2', v2StringShape: 'spec' },
@@ -104,4 +119,5 @@ export const CANDIDATE_FORMS: readonly Omit<SigningOptions, 'queryPlacement'>[] 
 ];
 
 export const describeForm = (form: Omit<SigningOptions, 'queryPlacement'> & { queryPlacement?: string }): string =>
-  (form.signatureVersion === '1' ? 'scheme 1' : `scheme 2, shape ${form.v2StringShape}`) + (form.queryPlacement ? `, query placement ${form.queryPlacement}` : '');
+  (form.signatureVersion === '1' ? 'scheme 1' : `scheme 2, shape ${form.v2StringShape}`) +
+  (form.queryPlacement ? `, query placement ${form.queryPlacement}` : '');

@@ -1,12 +1,12 @@
 // With an egress proxy (SFD_UPSTREAM_PROXY or HTTPS_PROXY), the doctor asks the proxy for the same
 // CONNECT tunnel the sidecar opens, and checks TLS inside it: a proxy that wants credentials or
-// refuses the gateway is named with its status and the fix (issue #9's verdict-and-fix form).
+// refuses the gateway is named with its status and the fix.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
 import { describeProxy, proxyAuthorization } from '../config/egress-proxy.js';
 import type { UpstreamTarget } from '../config/parsers.js';
-import { trustedCertificates } from '../proxy/trusted-certificates.js';
+import { trustedCertificates } from '../http/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, type CheckResult } from './check-result.js';
 
@@ -20,8 +20,15 @@ const CHECK = 'egress proxy';
 /** OpenSSL's and Node's codes for a certificate that could not be verified. */
 const CERTIFICATE_PROBLEM = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS/;
 
-/** @param ca trusted in addition to the system roots for an https:// proxy, as the sidecar does (SFD_UPSTREAM_CA_FILE) */
-export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | null, timeoutMs: number): Promise<TunnelOutcome> {
+/**
+ * @param ca trusted in addition to the system roots for an https:// proxy, as the sidecar does (SFD_UPSTREAM_CA_FILE)
+ */
+export function openTunnel(
+  proxy: URL,
+  upstream: UpstreamTarget,
+  ca: string | null,
+  timeoutMs: number,
+): Promise<TunnelOutcome> {
   const proxyName = describeProxy(proxy);
   const target = `${upstream.hostname.includes(':') ? `[${upstream.hostname}]` : upstream.hostname}:${upstream.port}`;
   const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
@@ -49,16 +56,29 @@ export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | nu
     request.once('connect', (answer: IncomingMessage, socket: Socket) => {
       const status = answer.statusCode ?? 0;
       if (status === 200) {
-        return done({ result: ok(CHECK, `${proxyName} opened a tunnel to ${target} in ${Math.round(performance.now() - started)} ms`), socket });
+        return done({
+          result: ok(
+            CHECK,
+            `${proxyName} opened a tunnel to ${target} in ${Math.round(performance.now() - started)} ms`,
+          ),
+          socket,
+        });
       }
       socket.destroy();
       done({ result: refusal(proxyName, target, status, answer.statusMessage ?? ''), socket: null });
     });
-    request.once('timeout', afterPendingIo(() => settled || request.destroy(Object.assign(new Error('timeout'), { code: `no answer within ${timeoutMs} ms` }))));
+    request.once(
+      'timeout',
+      afterPendingIo(
+        () =>
+          settled || request.destroy(Object.assign(new Error('timeout'), { code: `no answer within ${timeoutMs} ms` })),
+      ),
+    );
     request.once('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? error.message;
       const fix = CERTIFICATE_PROBLEM.test(code)
-        ? "the proxy's TLS certificate is not trusted: put its CA in SFD_UPSTREAM_CA_FILE (beside the gateway's, if it has its own)"
+        ? "the proxy's TLS certificate is not trusted: put its CA in SFD_UPSTREAM_CA_FILE (beside the gateway's, " +
+          'if it has its own)'
         : 'check SFD_UPSTREAM_PROXY (or HTTPS_PROXY, which it defaults to) and egress to the proxy';
       done({ result: fail(CHECK, `cannot reach ${proxyName} (${code})`, fix), socket: null });
     });
@@ -68,6 +88,12 @@ export function openTunnel(proxy: URL, upstream: UpstreamTarget, ca: string | nu
 
 function refusal(proxyName: string, target: string, status: number, statusText: string): CheckResult {
   const detail = `${proxyName} refused the tunnel to ${target} with ${status} ${statusText}`.trim();
-  if (status === 407) return fail(CHECK, detail, 'the proxy wants credentials: set SFD_UPSTREAM_PROXY to http://user:password@host:port');
-  return fail(CHECK, detail, `ask the proxy's operator to allow ${target}, or, if the pod can reach it directly, add the host to SFD_UPSTREAM_NO_PROXY`);
+  if (status === 407)
+    return fail(CHECK, detail, 'the proxy wants credentials: set SFD_UPSTREAM_PROXY to http://user:password@host:port');
+  return fail(
+    CHECK,
+    detail,
+    `ask the proxy's operator to allow ${target}, or, if the pod can reach it directly, add the host to ` +
+      `SFD_UPSTREAM_NO_PROXY`,
+  );
 }

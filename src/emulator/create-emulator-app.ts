@@ -15,7 +15,11 @@ import { verifyRequest } from './verifier.js';
 /** Answers what the emulator received, after verification: for tests of byte-exact forwarding. */
 export const ECHO_PREFIX = '/_emulator/echo';
 
-const KNOWN_PATHS = [/^\/v1\.[12]\/customer(\/[^/]*)?$/, /^\/v1\.2\/customerChildren\/[^/]*$/, /^\/cdn\/v1\.0\/services\/[^/]*\/rateLimit$/];
+const KNOWN_PATHS = [
+  /^\/v1\.[12]\/customer(\/[^/]*)?$/,
+  /^\/v1\.2\/customerChildren\/[^/]*$/,
+  /^\/cdn\/v1\.0\/services\/[^/]*\/rateLimit$/,
+];
 
 export function createEmulatorApp(state: EmulatorState): Hono<EmulatorEnv> {
   const app = new Hono<EmulatorEnv>();
@@ -33,7 +37,8 @@ export function createEmulatorApp(state: EmulatorState): Hono<EmulatorEnv> {
       state.now(),
     );
     if (!verdict.ok) return replyError(c, verdict.error);
-    if (!replays.firstUse(verdict.accessKeyId, verdict.nonce, state.now())) return replyError(c, GATEWAY_ERRORS.nonceReplayed);
+    if (!replays.firstUse(verdict.accessKeyId, verdict.nonce, state.now()))
+      return replyError(c, GATEWAY_ERRORS.nonceReplayed);
     state.accepted.push({ accessKeyId: verdict.accessKeyId, atMs: state.now() });
     if (state.accepted.length > 100_000) state.accepted.splice(0, state.accepted.length - 100_000);
     c.set('body', body);

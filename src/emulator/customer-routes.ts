@@ -1,4 +1,4 @@
-// Customer endpoints (spec, Endpoints §1; field-notes §3): the key owner's record without an id, any
+// Customer endpoints: the key owner's record without an id, any
 // customer of the owner's tree by id, and the children of one.
 import type { Hono } from 'hono';
 import type { EmulatorEnv } from './emulator-context.js';
@@ -22,13 +22,23 @@ export function addCustomerRoutes(app: Hono<EmulatorEnv>, state: EmulatorState):
   app.get('/v1.2/customerChildren/:id', (c) => {
     const found = findInOwnersTree(state, c.get('key').customerId, c.req.param('id'));
     if ('error' in found) return replyError(c, found.error);
-    return replyJson(c, [...state.customers.values()].filter((child) => child.parentId === found.customer.id && child.id !== found.customer.id));
+    return replyJson(
+      c,
+      [...state.customers.values()].filter(
+        (child) => child.parentId === found.customer.id && child.id !== found.customer.id,
+      ),
+    );
   });
 }
 
-function findInOwnersTree(state: EmulatorState, ownerId: number | null, idText: string): { customer: Customer } | { error: GatewayError } {
+function findInOwnersTree(
+  state: EmulatorState,
+  ownerId: number | null,
+  idText: string,
+): { customer: Customer } | { error: GatewayError } {
   if (!/^\d{1,15}$/.test(idText)) return { error: GATEWAY_ERRORS.customerIdInvalid };
   const customer = state.customers.get(Number(idText));
-  if (!customer || ownerId === null || !isInTree(state, ownerId, customer.id)) return { error: GATEWAY_ERRORS.forbidden };
+  if (!customer || ownerId === null || !isInTree(state, ownerId, customer.id))
+    return { error: GATEWAY_ERRORS.forbidden };
   return { customer };
 }

@@ -1,5 +1,5 @@
 // The hono environment of the emulator app and the reply helper that gives every answer the
-// gateway's content type (field-notes §3).
+// gateway's content type.
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
@@ -11,7 +11,8 @@ export interface EmulatorEnv {
   Variables: { body: Buffer; key: EmulatorKey; accessKeyId: string };
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- middleware and route contexts differ only in hono's open input type
+// Middleware and route contexts differ only in hono's open input type.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type EmulatorContext = Context<EmulatorEnv, any, any>;
 
 export function replyJson(c: EmulatorContext, value: unknown, status: ContentfulStatusCode = 200): Response {

@@ -13,7 +13,11 @@ export interface EmulatorState {
   readonly accepted: { accessKeyId: string; atMs: number }[];
 }
 
-export function createEmulatorState(options: { keys: Map<string, EmulatorKey>; form: AcceptedForm; now: () => number }): EmulatorState {
+export function createEmulatorState(options: {
+  keys: Map<string, EmulatorKey>;
+  form: AcceptedForm;
+  now: () => number;
+}): EmulatorState {
   return {
     customers: new Map(seedCustomers().map((c) => [c.id, c])),
     services: new Map(seedServices().map((s) => [s.id, s])),

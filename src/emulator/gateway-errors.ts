@@ -1,4 +1,4 @@
-// The gateway's documented error codes (spec, Errors; field-notes §3) and the emulator's one own code.
+// The gateway's documented error codes and the emulator's one own code.
 
 export interface GatewayError {
   readonly status: number;

@@ -1,4 +1,4 @@
-// The emulator playing the service's side (issue #8): POST /_emulator/notifications/recording with
+// The emulator playing the service's side: POST /_emulator/notifications/recording with
 // {"callbackUrl": "...", "outcome": "ended" | "error", "recordingId"?, "streamId"?} sends a recording's
 // lifecycle to the callback, `started` and then `ended` or `error`, and answers what each send got back.
 import type { Hono } from 'hono';
@@ -19,7 +19,11 @@ export function addLifecycleRoute(app: Hono<EmulatorEnv>, state: EmulatorState):
       return replyError(c, GATEWAY_ERRORS.badRequest);
     }
     const outcome = request.outcome ?? 'ended';
-    if (typeof request.callbackUrl !== 'string' || !/^https?:\/\//.test(request.callbackUrl) || (outcome !== 'ended' && outcome !== 'error')) {
+    if (
+      typeof request.callbackUrl !== 'string' ||
+      !/^https?:\/\//.test(request.callbackUrl) ||
+      (outcome !== 'ended' && outcome !== 'error')
+    ) {
       return replyError(c, GATEWAY_ERRORS.badRequest);
     }
     const startedMs = state.now();
@@ -29,9 +33,19 @@ export function addLifecycleRoute(app: Hono<EmulatorEnv>, state: EmulatorState):
     };
     const sent = [];
     for (const status of ['started', outcome] as const) {
-      const event = recordingEvent({ ...ids, status, startedMs, nowMs: status === 'started' ? startedMs : startedMs + 1000 });
+      const event = recordingEvent({
+        ...ids,
+        status,
+        startedMs,
+        nowMs: status === 'started' ? startedMs : startedMs + 1000,
+      });
       const answer = await sendEvent(request.callbackUrl, event);
-      sent.push({ id: event.id, status, callbackStatus: answer.status, ...(answer.error ? { error: answer.error } : {}) });
+      sent.push({
+        id: event.id,
+        status,
+        callbackStatus: answer.status,
+        ...(answer.error ? { error: answer.error } : {}),
+      });
     }
     return replyJson(c, { sent });
   });

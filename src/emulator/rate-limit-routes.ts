@@ -1,5 +1,5 @@
-// Rate-limit endpoints: read and delete (spec, Endpoints §2 and §3) and the documented create/update
-// (field-notes §3), with the spec's error codes.
+// Rate-limit endpoints: read and delete and the documented create/update, with the
+// gateway's error codes.
 import type { Hono } from 'hono';
 import type { EmulatorContext, EmulatorEnv } from './emulator-context.js';
 import { replyEmpty, replyError, replyJson } from './emulator-context.js';

@@ -1,5 +1,5 @@
 // The emulator's seed data: a small customer tree, services with rate limits, and the demo key.
-// Fields follow the spec's Customer and Rate limit tables.
+// Fields follow the gateway's Customer and Rate limit records.
 
 export interface Customer {
   id: number;
@@ -32,8 +32,16 @@ export const DEMO_ACCESS_KEY_SECRET = 'demo-secret-for-the-local-emulator-only';
 export const DEMO_CUSTOMER_ID = 12345;
 
 export function seedCustomers(): Customer[] {
-  // Field order as in the spec's Customer table.
-  const customer = (id: number, name: string, parentId: number, type: number, region: string, industry: string, ingestDomain: string | null): Customer => ({
+  // Field order as in the gateway's Customer record.
+  const customer = (
+    id: number,
+    name: string,
+    parentId: number,
+    type: number,
+    region: string,
+    industry: string,
+    ingestDomain: string | null,
+  ): Customer => ({
     id,
     name,
     parentId,
@@ -55,8 +63,16 @@ export function seedCustomers(): Customer[] {
 
 export function seedServices(): Service[] {
   return [
-    { id: 1001, customerId: 12345, rateLimit: { timeWindow: 30, requestLimit: 50, ignoreUrlPath: true, ignoreQueryString: true } },
+    {
+      id: 1001,
+      customerId: 12345,
+      rateLimit: { timeWindow: 30, requestLimit: 50, ignoreUrlPath: true, ignoreQueryString: true },
+    },
     { id: 1002, customerId: 12346, rateLimit: null },
-    { id: 2001, customerId: 99999, rateLimit: { timeWindow: 60, requestLimit: 100, ignoreUrlPath: false, ignoreQueryString: false } },
+    {
+      id: 2001,
+      customerId: 99999,
+      rateLimit: { timeWindow: 60, requestLimit: 100, ignoreUrlPath: false, ignoreQueryString: false },
+    },
   ];
 }

@@ -46,5 +46,11 @@ export async function startEmulator(options: EmulatorOptions): Promise<RunningEm
     },
   });
   const address = await listen(server, options.listen, '--listen');
-  return { state, address, url: `http://${formatAddress(address)}`, server, close: () => closeGracefully(server, 1000) };
+  return {
+    state,
+    address,
+    url: `http://${formatAddress(address)}`,
+    server,
+    close: () => closeGracefully(server, 1000),
+  };
 }

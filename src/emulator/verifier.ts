@@ -1,5 +1,5 @@
-// The emulator's own signature verification, written from the spec and field-notes §1 without using
-// the sidecar's signing code: two independent implementations that agree are the point (issue #2).
+// The emulator's own signature verification, written from the protocol's text without using the
+// sidecar's signing code: two independent implementations that agree are the point.
 // It reads the request as it arrived on the wire: raw header lines, raw request target, raw body.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { GATEWAY_ERRORS, type GatewayError } from './gateway-errors.js';
@@ -28,7 +28,8 @@ export interface WireRequest {
   readonly body: Buffer;
 }
 
-export type Verdict = { ok: true; accessKeyId: string; key: EmulatorKey; nonce: string } | { ok: false; error: GatewayError };
+export type Verdict =
+  { ok: true; accessKeyId: string; key: EmulatorKey; nonce: string } | { ok: false; error: GatewayError };
 
 /**
  * Templates of the string to sign, straight from the text: M method, U uri line, D date, N nonce,
@@ -102,10 +103,19 @@ function expectedSignature(
     canonical = names.map((n) => `${n}:${headers.get(n)!.join(',')}\n`).join('');
   }
   const template = TEMPLATES[form.scheme === '1' ? '1' : form.shape];
-  const substitutions: Record<string, string> = { M: method, U: uriLine, D: values.date, N: values.nonce, K: values.accessKeyId, H: canonical };
+  const substitutions: Record<string, string> = {
+    M: method,
+    U: uriLine,
+    D: values.date,
+    N: values.nonce,
+    K: values.accessKeyId,
+    H: canonical,
+  };
   const [before] = template.split('B');
   const text = before!.replace(/[MUDNKH]/g, (letter) => substitutions[letter]!);
-  return createHmac('sha256', secret).update(Buffer.concat([Buffer.from(text, 'latin1'), bodyPosition])).digest();
+  return createHmac('sha256', secret)
+    .update(Buffer.concat([Buffer.from(text, 'latin1'), bodyPosition]))
+    .digest();
 }
 
 /** Header lines grouped by lowercase trimmed name, values trimmed, in arrival order. */
@@ -132,6 +142,12 @@ export function parseSfdDate(text: string): number {
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
   const ms = Date.UTC(y, mo - 1, d, h, mi, s);
   const back = new Date(ms);
-  const valid = back.getUTCFullYear() === y && back.getUTCMonth() === mo - 1 && back.getUTCDate() === d && back.getUTCHours() === h && back.getUTCMinutes() === mi && back.getUTCSeconds() === s;
+  const valid =
+    back.getUTCFullYear() === y &&
+    back.getUTCMonth() === mo - 1 &&
+    back.getUTCDate() === d &&
+    back.getUTCHours() === h &&
+    back.getUTCMinutes() === mi &&
+    back.getUTCSeconds() === s;
   return valid ? ms : Number.NaN;
 }

@@ -18,7 +18,16 @@ const REQUEST_HOP_BY_HOP = new Set([
 ]);
 
 /** Hop-by-hop in a response. */
-const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authenticate', 'transfer-encoding', 'upgrade', 'trailer', 'te']);
+const RESPONSE_HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'transfer-encoding',
+  'upgrade',
+  'trailer',
+  'te',
+]);
 
 export const isRequestHopByHop = (lowercaseName: string): boolean => REQUEST_HOP_BY_HOP.has(lowercaseName);
 export const isResponseHopByHop = (lowercaseName: string): boolean => RESPONSE_HOP_BY_HOP.has(lowercaseName);

@@ -39,19 +39,35 @@ export function choosePorts(
       taken.set(port, 'sfd-sidecar');
       return port;
     }
-    for (let candidate = port + MOVED_OFFSET; candidate < port + MOVED_OFFSET + MOVED_RANGE && candidate <= 65535; candidate += 1) {
+    for (
+      let candidate = port + MOVED_OFFSET;
+      candidate < port + MOVED_OFFSET + MOVED_RANGE && candidate <= 65535;
+      candidate += 1
+    ) {
       if (taken.has(candidate)) continue;
-      moves.push(`the ${role} port ${port} is declared by container ${taken.get(port)}: the sidecar uses ${candidate} (${setting})`);
+      moves.push(
+        `the ${role} port ${port} is declared by container ${taken.get(port)}: the sidecar uses ${candidate} ` +
+          `(${setting})`,
+      );
       taken.set(candidate, 'sfd-sidecar');
       return candidate;
     }
     return null;
   };
   if (wanted.signingFixed && taken.has(wanted.signing)) {
-    return { ok: false, problem: `the listen-port annotation asks for ${wanted.signing}, which container ${taken.get(wanted.signing)} declares` };
+    return {
+      ok: false,
+      problem:
+        `the listen-port annotation asks for ${wanted.signing}, which container ${taken.get(wanted.signing)} ` +
+        `declares`,
+    };
   }
   const signing = claim(wanted.signing, 'signing', 'SFD_SIDECAR_URL in each application container points at it');
   const admin = claim(wanted.admin, 'admin', 'probes and metrics use it');
-  if (signing === null || admin === null) return { ok: false, problem: 'no free port for the sidecar in the ranges it looks in; set sfd-sidecar.io/listen-port' };
+  if (signing === null || admin === null)
+    return {
+      ok: false,
+      problem: 'no free port for the sidecar in the ranges it looks in; set sfd-sidecar.io/listen-port',
+    };
   return { ok: true, ports: { signing, admin }, moves };
 }

@@ -36,7 +36,10 @@ function injectYaml(text: string, source: string, defaults: InjectionOptions): I
   const problems: string[] = [];
   stream.documents.forEach((document, index) => {
     const at = `${source}, document ${index + 1}`;
-    if (document.problem) return void problems.push(`${at}: not valid YAML${where(text, document.problem.offset)}: ${describeYamlCode(document.problem.code)}`);
+    if (document.problem)
+      return void problems.push(
+        `${at}: not valid YAML${where(text, document.problem.offset)}: ${describeYamlCode(document.problem.code)}`,
+      );
     for (const change of injectObject(document.value, at, defaults, outcomes)) {
       if (change.value === undefined) document.remove(change.path);
       else document.set(change.path, change.value);
@@ -64,14 +67,22 @@ function injectObject(value: unknown, at: string, defaults: InjectionOptions, ou
   if (value === null || typeof value !== 'object') return [];
   const object = value as KubeObject;
   if (object.kind === 'List' && Array.isArray(object.items)) {
-    return object.items.flatMap((item, index) => injectObject(item, at, defaults, outcomes).map((change) => ({ ...change, path: ['items', index, ...change.path] })));
+    return object.items.flatMap((item, index) =>
+      injectObject(item, at, defaults, outcomes).map((change) => ({
+        ...change,
+        path: ['items', index, ...change.path],
+      })),
+    );
   }
   const path = typeof object.kind === 'string' ? POD_TEMPLATE_PATHS[object.kind] : undefined;
   if (path === undefined) return [];
   const template = valueAt(object, path) as PodTemplate | undefined;
   const workload = `${describeObject(object)} (${at})`;
   if (!template || typeof template !== 'object' || !Array.isArray(template.spec?.containers)) {
-    outcomes.push({ workload, injection: { outcome: 'refused', problems: ['it has no pod template with containers'], unknownAnnotations: [] } });
+    outcomes.push({
+      workload,
+      injection: { outcome: 'refused', problems: ['it has no pod template with containers'], unknownAnnotations: [] },
+    });
     return [];
   }
   // A Pod's own annotations are its template's; a workload's are inherited by its template.
@@ -82,7 +93,10 @@ function injectObject(value: unknown, at: string, defaults: InjectionOptions, ou
   // Only what the injection changed is written: every other field keeps its text and comments.
   return patchBetween(template, injection.template).map((operation) => {
     const pointer = splitPointer(operation.path, template);
-    return { path: [...path, ...pointer], value: operation.op === 'remove' ? undefined : (operation as { value: unknown }).value };
+    return {
+      path: [...path, ...pointer],
+      value: operation.op === 'remove' ? undefined : (operation as { value: unknown }).value,
+    };
   });
 }
 
@@ -94,14 +108,17 @@ function splitPointer(pointer: string, root: unknown): (string | number)[] {
     const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
     const index = Array.isArray(value) ? Number(key) : key;
     keys.push(index);
-    value = value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[index] : undefined;
+    value =
+      value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[index] : undefined;
   }
   return keys;
 }
 
 function stringMap(value: unknown): StringMap {
   if (value === null || typeof value !== 'object') return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function setAt(root: unknown, path: readonly (string | number)[], value: unknown): void {

@@ -36,7 +36,10 @@ export interface PodOptions extends InjectionOptions {
 const parsePort = parseInteger(1, 65535);
 
 /** The pod's options, or every problem with its annotations (each naming the annotation). */
-export function optionsForPod(defaults: InjectionOptions, annotations: Readonly<Record<string, string>>): { ok: true; options: PodOptions } | { ok: false; problems: string[] } {
+export function optionsForPod(
+  defaults: InjectionOptions,
+  annotations: Readonly<Record<string, string>>,
+): { ok: true; options: PodOptions } | { ok: false; problems: string[] } {
   const problems: string[] = [];
   const read = <T>(name: string, parse: (raw: string) => Parsed<T>, fallback: T): T => {
     const raw = annotations[name];
@@ -46,10 +49,14 @@ export function optionsForPod(defaults: InjectionOptions, annotations: Readonly<
     problems.push(`annotation ${name}: must be ${parsed.allowed} (got ${JSON.stringify(raw)})`);
     return fallback;
   };
-  const upstream = read(ANNOTATIONS.upstreamUrl, (raw) => {
-    const parsed = parseUpstreamUrl(raw);
-    return parsed.ok ? { ok: true, value: raw.trim() } : parsed;
-  }, defaults.upstreamUrl);
+  const upstream = read(
+    ANNOTATIONS.upstreamUrl,
+    (raw) => {
+      const parsed = parseUpstreamUrl(raw);
+      return parsed.ok ? { ok: true, value: raw.trim() } : parsed;
+    },
+    defaults.upstreamUrl,
+  );
   const options: PodOptions = {
     ...defaults,
     keystoreSecret: read(ANNOTATIONS.keystoreSecret, parseObjectName, defaults.keystoreSecret),
@@ -63,7 +70,10 @@ export function optionsForPod(defaults: InjectionOptions, annotations: Readonly<
     envSecret: read(ANNOTATIONS.envSecret, parseObjectName, null),
   };
   if (options.keystoreSecret === null) {
-    problems.push(`no key store Secret: set ${ANNOTATIONS.keystoreSecret} on the pod, or --keystore-secret (SFD_KEYSTORE_SECRET) for all`);
+    problems.push(
+      `no key store Secret: set ${ANNOTATIONS.keystoreSecret} on the pod, or --keystore-secret ` +
+        `(SFD_KEYSTORE_SECRET) for all`,
+    );
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, options };
 }

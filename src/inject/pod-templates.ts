@@ -27,6 +27,7 @@ export function describeObject(object: KubeObject): string {
 
 export function valueAt(object: unknown, path: readonly string[]): unknown {
   let value = object;
-  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+  for (const key of path)
+    value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
   return value;
 }

@@ -24,7 +24,10 @@ const STARTUP_FAILURE_THRESHOLD = 30;
 /** A classic sidecar gets SIGTERM with the application and serves its last calls for this long. */
 const CLASSIC_SHUTDOWN_DELAY_MS = 5000;
 
-export function sidecarContainer(options: PodOptions, ports: { readonly signing: number; readonly admin: number }): Container {
+export function sidecarContainer(
+  options: PodOptions,
+  ports: { readonly signing: number; readonly admin: number },
+): Container {
   const env = [
     { name: 'SFD_LISTEN', value: `127.0.0.1:${ports.signing}` },
     { name: 'SFD_ADMIN_LISTEN', value: `:${ports.admin}` },
@@ -32,7 +35,9 @@ export function sidecarContainer(options: PodOptions, ports: { readonly signing:
     { name: 'SFD_PROFILE', value: options.profile },
     ...(options.upstreamUrl === null ? [] : [{ name: 'SFD_UPSTREAM_URL', value: options.upstreamUrl }]),
     ...(options.signatureVersion === null ? [] : [{ name: 'SFD_SIGNATURE_VERSION', value: options.signatureVersion }]),
-    ...(options.mode === 'classic' ? [{ name: 'SFD_SHUTDOWN_DELAY_MS', value: String(CLASSIC_SHUTDOWN_DELAY_MS) }] : []),
+    ...(options.mode === 'classic'
+      ? [{ name: 'SFD_SHUTDOWN_DELAY_MS', value: String(CLASSIC_SHUTDOWN_DELAY_MS) }]
+      : []),
   ];
   const probe = (path: string) => ({ httpGet: { path, port: ADMIN_PORT_NAME } });
   return {
@@ -51,7 +56,11 @@ export function sidecarContainer(options: PodOptions, ports: { readonly signing:
       : {}),
     env,
     ports: [{ name: ADMIN_PORT_NAME, containerPort: ports.admin, protocol: 'TCP' }],
-    startupProbe: { ...probe('/readyz'), periodSeconds: STARTUP_PERIOD_SECONDS, failureThreshold: STARTUP_FAILURE_THRESHOLD },
+    startupProbe: {
+      ...probe('/readyz'),
+      periodSeconds: STARTUP_PERIOD_SECONDS,
+      failureThreshold: STARTUP_FAILURE_THRESHOLD,
+    },
     readinessProbe: { ...probe('/readyz'), periodSeconds: 5 },
     livenessProbe: { ...probe('/healthz'), periodSeconds: 10, failureThreshold: 3 },
     // Classic: the kubelet starts the next container (the application) once this hook has returned.
@@ -59,7 +68,15 @@ export function sidecarContainer(options: PodOptions, ports: { readonly signing:
       ? {
           lifecycle: {
             postStart: {
-              exec: { command: [IMAGE_NODE, IMAGE_SCRIPT, 'wait-ready', '--timeout-ms', String(STARTUP_PERIOD_SECONDS * STARTUP_FAILURE_THRESHOLD * 1000)] },
+              exec: {
+                command: [
+                  IMAGE_NODE,
+                  IMAGE_SCRIPT,
+                  'wait-ready',
+                  '--timeout-ms',
+                  String(STARTUP_PERIOD_SECONDS * STARTUP_FAILURE_THRESHOLD * 1000),
+                ],
+              },
             },
           },
         }

@@ -23,7 +23,9 @@ export interface AdmissionResponse {
 }
 
 /** The request of a review, or why the body is not one. */
-export function readAdmissionReview(body: unknown): { ok: true; request: AdmissionRequest } | { ok: false; problem: string } {
+export function readAdmissionReview(
+  body: unknown,
+): { ok: true; request: AdmissionRequest } | { ok: false; problem: string } {
   if (body === null || typeof body !== 'object') return { ok: false, problem: 'the body is not a JSON object' };
   const review = body as { apiVersion?: unknown; kind?: unknown; request?: unknown };
   if (review.apiVersion !== ADMISSION_API_VERSION || review.kind !== 'AdmissionReview') {

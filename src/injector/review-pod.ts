@@ -12,22 +12,38 @@ export type ReviewResult = 'injected' | 'skipped' | 'refused' | 'ignored';
 /** Warnings the API server passes to the client (kubectl prints them). */
 const prefix = (text: string): string => `sfd-sidecar: ${text}`;
 
-export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions, optIn: OptIn): { response: AdmissionResponse; result: ReviewResult; pod: string } {
-  const allow = (warnings: string[] = []): AdmissionResponse => ({ uid: request.uid, allowed: true, ...(warnings.length > 0 ? { warnings } : {}) });
+export function reviewPod(
+  request: AdmissionRequest,
+  defaults: InjectionOptions,
+  optIn: OptIn,
+): { response: AdmissionResponse; result: ReviewResult; pod: string } {
+  const allow = (warnings: string[] = []): AdmissionResponse => ({
+    uid: request.uid,
+    allowed: true,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  });
   const pod = request.object as PodTemplate | undefined;
   const name = describePod(request);
   if (request.kind?.kind !== 'Pod' || pod === null || typeof pod !== 'object' || !Array.isArray(pod.spec?.containers)) {
     return { response: allow([prefix('not a Pod with containers; left unchanged')]), result: 'ignored', pod: name };
   }
-  if (request.operation !== undefined && request.operation !== 'CREATE') return { response: allow(), result: 'ignored', pod: name };
+  if (request.operation !== undefined && request.operation !== 'CREATE')
+    return { response: allow(), result: 'ignored', pod: name };
   const injection = injectPod(pod, defaults, optIn);
-  const warnings = injection.unknownAnnotations.map((annotation) => prefix(`unknown annotation ${annotation}; it is ignored`));
+  const warnings = injection.unknownAnnotations.map((annotation) =>
+    prefix(`unknown annotation ${annotation}; it is ignored`),
+  );
   switch (injection.outcome) {
     case 'skipped':
       return { response: allow(warnings), result: 'skipped', pod: name };
     case 'refused':
       return {
-        response: { uid: request.uid, allowed: false, status: { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${injection.problems.join('; ')}` }, ...(warnings.length > 0 ? { warnings } : {}) },
+        response: {
+          uid: request.uid,
+          allowed: false,
+          status: { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${injection.problems.join('; ')}` },
+          ...(warnings.length > 0 ? { warnings } : {}),
+        },
         result: 'refused',
         pod: name,
       };
@@ -35,7 +51,13 @@ export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions,
       const patch = patchBetween(pod, injection.template);
       const notes = [...warnings, ...injection.notes.map(prefix)];
       return {
-        response: { uid: request.uid, allowed: true, patchType: 'JSONPatch', patch: Buffer.from(JSON.stringify(patch)).toString('base64'), ...(notes.length > 0 ? { warnings: notes } : {}) },
+        response: {
+          uid: request.uid,
+          allowed: true,
+          patchType: 'JSONPatch',
+          patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+          ...(notes.length > 0 ? { warnings: notes } : {}),
+        },
         result: 'injected',
         pod: name,
       };
@@ -46,6 +68,11 @@ export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions,
 /** `Pod NAME in NAMESPACE`; a Pod being created may have only a generateName. */
 function describePod(request: AdmissionRequest): string {
   const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)?.metadata;
-  const name = typeof metadata?.name === 'string' ? metadata.name : typeof metadata?.generateName === 'string' ? `${metadata.generateName}*` : '(no name)';
+  const name =
+    typeof metadata?.name === 'string'
+      ? metadata.name
+      : typeof metadata?.generateName === 'string'
+        ? `${metadata.generateName}*`
+        : '(no name)';
   return `Pod ${name}${request.namespace ? ` in ${request.namespace}` : ''}`;
 }

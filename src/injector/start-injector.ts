@@ -6,16 +6,17 @@ import { ADMIN_METHODS, createAdminApp } from '../admin/create-admin-app.js';
 import type { Limits } from '../config/limits-config.js';
 import type { ListenAddress } from '../config/parsers.js';
 import type { InjectionOptions } from '../inject/injection-options.js';
-import { observeConnections } from '../observability/connection-observer.js';
+import { observeConnections } from '../server/connection-observer.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import { callerLimitOptions } from '../server/caller-limits.js';
 import { catalogRefusalAnswer } from '../server/catalog-refusal-answer.js';
 import { createHttpServer } from '../server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from '../server/listen.js';
-import { SIDECAR_ERRORS, errorBody } from '../errors.js';
-import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import { SIDECAR_ERRORS } from '../errors.js';
+import { errorAnswer } from '../http/error-answer.js';
 import { createInjectorApp } from './create-injector-app.js';
+import { VERSION } from '../version.js';
 import { watchTlsFiles, type TlsFiles, type TlsPair } from './tls-files.js';
 
 export interface InjectorOptions {
@@ -48,10 +49,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
       duration.observe(seconds);
     },
   });
-  const unparsable = (): { status: number; body: string; headers: Record<string, string> } => {
-    const spec = SIDECAR_ERRORS.BadRequest;
-    return { status: spec.status, body: errorBody(spec), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': newTraceId() } };
-  };
+  const unparsable = () => errorAnswer(SIDECAR_ERRORS.BadRequest);
   const observed = { metrics, logger, now: options.now };
   let certificate = options.tls.initial;
   metrics.observeCertificateExpiry(() => Date.parse(certificate.validTo));
@@ -61,17 +59,35 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     serverOptions: callerLimitOptions(limits),
     continueOnRead: true,
     tls: { cert: certificate.cert, key: certificate.key },
-    connections: observeConnections({ ...observed, listener: 'injector', setting: 'SFD_MAX_CONNECTIONS', maxConnections: limits.maxConnections }),
+    connections: observeConnections({
+      ...observed,
+      listener: 'injector',
+      setting: 'SFD_MAX_CONNECTIONS',
+      maxConnections: limits.maxConnections,
+    }),
   }) as HttpsServer;
-  const readiness = () => ({ ready: server.listening, reasons: server.listening ? [] : ['the webhook listener is not bound'], keystore: undefined });
+  const readiness = () => ({
+    ready: server.listening,
+    reasons: server.listening ? [] : ['the webhook listener is not bound'],
+    keystore: undefined,
+  });
   const admin = createHttpServer(
-    createAdminApp({ readiness, metrics: async () => ({ body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }), logger }),
+    createAdminApp({
+      readiness,
+      metrics: async () => ({ body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }),
+      logger,
+    }),
     {
       onUnparsable: unparsable,
       onParserRefusal: catalogRefusalAnswer({ logger, listener: 'admin', allow: ADMIN_METHODS }),
       serverOptions: callerLimitOptions(limits),
       continueOnRead: true,
-      connections: observeConnections({ ...observed, listener: 'admin', setting: 'SFD_ADMIN_MAX_CONNECTIONS', maxConnections: limits.adminMaxConnections }),
+      connections: observeConnections({
+        ...observed,
+        listener: 'admin',
+        setting: 'SFD_ADMIN_MAX_CONNECTIONS',
+        maxConnections: limits.adminMaxConnections,
+      }),
     },
   );
   const adminAddress = await listen(admin, options.adminListen, 'SFD_ADMIN_LISTEN');
@@ -91,7 +107,13 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
       server.setSecureContext({ cert: pair.cert, key: pair.key });
     },
   });
-  logger.info('injector listening', { webhook: formatAddress(address), admin: formatAddress(adminAddress), certificateValidTo: certificate.validTo, image: options.defaults.image });
+  logger.info('injector listening', {
+    version: VERSION,
+    webhook: formatAddress(address),
+    admin: formatAddress(adminAddress),
+    certificateValidTo: certificate.validTo,
+    image: options.defaults.image,
+  });
   return {
     address,
     adminAddress,

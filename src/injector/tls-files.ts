@@ -23,7 +23,9 @@ export interface TlsFiles {
 }
 
 /** The pair in the files, or why it cannot be used (never the files' text). */
-export async function loadTlsPair(files: TlsFiles): Promise<{ ok: true; pair: TlsPair } | { ok: false; problem: string }> {
+export async function loadTlsPair(
+  files: TlsFiles,
+): Promise<{ ok: true; pair: TlsPair } | { ok: false; problem: string }> {
   const read = async (path: string): Promise<string | { problem: string }> => {
     try {
       return await files.readFile(path, FILE_LIMITS.caBundle);
@@ -50,12 +52,18 @@ export async function loadTlsPair(files: TlsFiles): Promise<{ ok: true; pair: Tl
 }
 
 /** Watches the files and hands every new pair that loads to `use`; returns a stop function. */
-export function watchTlsFiles(files: TlsFiles, options: { logger: Logger; use: (pair: TlsPair) => void; intervalMs: number; current: TlsPair }): () => void {
+export function watchTlsFiles(
+  files: TlsFiles,
+  options: { logger: Logger; use: (pair: TlsPair) => void; intervalMs: number; current: TlsPair },
+): () => void {
   let current = options.current;
   let debounce: NodeJS.Timeout | undefined;
   const reload = async (): Promise<void> => {
     const loaded = await loadTlsPair(files);
-    if (!loaded.ok) return void options.logger.warn('webhook certificate not reloaded; keeping the one in use', { problem: loaded.problem });
+    if (!loaded.ok)
+      return void options.logger.warn('webhook certificate not reloaded; keeping the one in use', {
+        problem: loaded.problem,
+      });
     if (loaded.pair.cert === current.cert && loaded.pair.key === current.key) return;
     current = loaded.pair;
     options.use(loaded.pair);

@@ -1,4 +1,4 @@
-// Warns, at most once a day per key, of keys within the warning window of their notAfter (issue #3).
+// Warns, at most once a day per key, of keys within the warning window of their notAfter.
 import type { Logger } from '../observability/logger.js';
 import type { KeyStore } from './key-store.js';
 
@@ -7,10 +7,17 @@ const DAY_MS = 86_400_000;
 /** When each key was last warned of, by `profile/accessKeyId`. */
 export type ExpiryWarningState = Map<string, number>;
 
-export function warnOfExpiringKeys(store: KeyStore, nowMs: number, windowDays: number, state: ExpiryWarningState, logger: Logger): void {
+export function warnOfExpiringKeys(
+  store: KeyStore,
+  nowMs: number,
+  windowDays: number,
+  state: ExpiryWarningState,
+  logger: Logger,
+): void {
   for (const profile of store.profiles.values()) {
     for (const stored of profile.keys) {
-      if (stored.notAfter === null || stored.notAfter <= nowMs || stored.notAfter - nowMs > windowDays * DAY_MS) continue;
+      if (stored.notAfter === null || stored.notAfter <= nowMs || stored.notAfter - nowMs > windowDays * DAY_MS)
+        continue;
       const id = `${profile.name}/${stored.key.accessKeyId}`;
       const last = state.get(id);
       if (last !== undefined && nowMs - last < DAY_MS) continue;

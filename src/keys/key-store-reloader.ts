@@ -1,4 +1,4 @@
-// Keeps the key ring in step with the key store file without a restart (issue #3): it watches the
+// Keeps the key ring in step with the key store file without a restart: it watches the
 // file's directory, not the file (Kubernetes swaps a `..data` symlink, and a watch on the file goes
 // silent after the first swap), debounces bursts of events, re-reads on a timer as a backstop, and
 // reloads on demand (SIGHUP). A file that does not validate whole never replaces the last good one.
@@ -79,7 +79,9 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
   function fail(problems: readonly string[], reason: string, now: number): ReloadResult {
     ring.recordFailure(problems, now);
     const keepingLastGood = ring.store() !== null;
-    const event = keepingLastGood ? 'key store not loaded; keeping the last good keys' : 'key store not loaded; nothing to sign with until it loads';
+    const event = keepingLastGood
+      ? 'key store not loaded; keeping the last good keys'
+      : 'key store not loaded; nothing to sign with until it loads';
     logger.warn(event, { reason, problems: problems.join('; '), keepingLastGood });
     return 'failure';
   }
@@ -96,12 +98,16 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
       // Any event in the directory: the key store, a secret file beside it, or a `..data` swap.
       watcher = watch(dirname(path), { persistent: false }, schedule);
       watcher.on('error', (error) => {
-        logger.warn('key store watch failed; the timer still re-reads it', { errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+        logger.warn('key store watch failed; the timer still re-reads it', {
+          errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
+        });
         watcher?.close();
         watcher = null;
       });
     } catch (error) {
-      logger.warn('cannot watch the key store directory; the timer still re-reads it', { errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown' });
+      logger.warn('cannot watch the key store directory; the timer still re-reads it', {
+        errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
+      });
     }
   }
 
@@ -113,7 +119,8 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
         ensureWatch();
         void reload('timer').then((result) => {
           const store = ring.store();
-          if (result !== 'failure' && store) warnOfExpiringKeys(store, options.now(), options.expiryWarningDays, warnings, logger);
+          if (result !== 'failure' && store)
+            warnOfExpiringKeys(store, options.now(), options.expiryWarningDays, warnings, logger);
         });
       }, options.intervalMs);
       interval.unref();

@@ -26,6 +26,11 @@ export interface KeyStore {
 
 /** The implicit one-profile store of SFD_ACCESS_KEY_ID and SFD_ACCESS_KEY_SECRET[_FILE]. */
 export function singleKeyStore(profileName: string, key: AccessKey): KeyStore {
-  const profile: Profile = { name: profileName, keys: [{ key, notBefore: null, notAfter: null }], upstream: null, signing: {} };
+  const profile: Profile = {
+    name: profileName,
+    keys: [{ key, notBefore: null, notAfter: null }],
+    upstream: null,
+    signing: {},
+  };
   return { profiles: new Map([[profileName, profile]]) };
 }

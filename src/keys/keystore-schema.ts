@@ -16,11 +16,26 @@ interface Field {
 }
 
 export const KEY_FIELDS = {
-  accessKeyId: { schema: z.string().regex(ACCESS_KEY_ID_PATTERN).describe('The access key id, sent in Authorization'), allowed: '1 to 128 printable characters without spaces or colons' },
-  secret: { schema: z.string().min(1).describe('The access key secret (give this or secretFile)'), allowed: 'a non-empty string' },
-  secretFile: { schema: z.string().min(1).describe("File holding the secret, relative to the key store's directory"), allowed: "a file path, relative to the key store's directory" },
-  notBefore: { schema: rfc3339.describe('The key is not used before this instant'), allowed: 'an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z' },
-  notAfter: { schema: rfc3339.describe('The key is not used from this instant on'), allowed: 'an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z' },
+  accessKeyId: {
+    schema: z.string().regex(ACCESS_KEY_ID_PATTERN).describe('The access key id, sent in Authorization'),
+    allowed: '1 to 128 printable characters without spaces or colons',
+  },
+  secret: {
+    schema: z.string().min(1).describe('The access key secret (give this or secretFile)'),
+    allowed: 'a non-empty string',
+  },
+  secretFile: {
+    schema: z.string().min(1).describe("File holding the secret, relative to the key store's directory"),
+    allowed: "a file path, relative to the key store's directory",
+  },
+  notBefore: {
+    schema: rfc3339.describe('The key is not used before this instant'),
+    allowed: 'an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z',
+  },
+  notAfter: {
+    schema: rfc3339.describe('The key is not used from this instant on'),
+    allowed: 'an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z',
+  },
 } as const satisfies Record<string, Field>;
 
 /** The scheme as a string, or as the number people write (`signatureVersion: 2`). */
@@ -29,13 +44,26 @@ const signatureVersion = z
   .transform((value) => String(value) as (typeof SIGNATURE_VERSIONS)[number]);
 
 export const PROFILE_FIELDS = {
-  upstreamUrl: { schema: z.string().describe('Base URL for this profile, instead of SFD_UPSTREAM_URL'), allowed: 'an http:// or https:// base URL' },
-  signatureVersion: { schema: signatureVersion.describe('Signature scheme for this profile'), allowed: `${SIGNATURE_VERSIONS.join(' or ')} (a string or a number)` },
-  v2StringShape: { schema: z.enum(V2_STRING_SHAPES).describe('Scheme 2 string shape'), allowed: `one of ${V2_STRING_SHAPES.join(', ')}` },
-  queryPlacement: { schema: z.enum(QUERY_PLACEMENTS).describe('Where a GET/HEAD query is signed'), allowed: `one of ${QUERY_PLACEMENTS.join(', ')}` },
+  upstreamUrl: {
+    schema: z.string().describe('Base URL for this profile, instead of SFD_UPSTREAM_URL'),
+    allowed: 'an http:// or https:// base URL',
+  },
+  signatureVersion: {
+    schema: signatureVersion.describe('Signature scheme for this profile'),
+    allowed: `${SIGNATURE_VERSIONS.join(' or ')} (a string or a number)`,
+  },
+  v2StringShape: {
+    schema: z.enum(V2_STRING_SHAPES).describe('Scheme 2 string shape'),
+    allowed: `one of ${V2_STRING_SHAPES.join(', ')}`,
+  },
+  queryPlacement: {
+    schema: z.enum(QUERY_PLACEMENTS).describe('Where a GET/HEAD query is signed'),
+    allowed: `one of ${QUERY_PLACEMENTS.join(', ')}`,
+  },
 } as const satisfies Record<string, Field>;
 
-const schemaOf = <T extends Record<string, Field>>(fields: T) => Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.schema.optional()]));
+const schemaOf = <T extends Record<string, Field>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.schema.optional()]));
 
 const keySchema = z
   .strictObject({ ...schemaOf(KEY_FIELDS), accessKeyId: KEY_FIELDS.accessKeyId.schema })
@@ -43,18 +71,29 @@ const keySchema = z
 const profileSchema = z
   .strictObject({
     ...schemaOf(PROFILE_FIELDS),
-    keys: z.array(keySchema).min(1).describe('The keys of this profile; it signs with the newest one whose window holds now'),
+    keys: z
+      .array(keySchema)
+      .min(1)
+      .describe('The keys of this profile; it signs with the newest one whose window holds now'),
   })
   .describe('One account: its keys and, where it differs, its upstream and signing form');
 
 export const keystoreSchema = z
   .strictObject({
-    profiles: z.record(z.string().regex(PROFILE_NAME_PATTERN, 'letters, digits, dot, dash and underscore, at most 63'), profileSchema).describe('Profiles by name'),
+    profiles: z
+      .record(
+        z.string().regex(PROFILE_NAME_PATTERN, 'letters, digits, dot, dash and underscore, at most 63'),
+        profileSchema,
+      )
+      .describe('Profiles by name'),
   })
   .describe('sfd-sidecar key store');
 
 /** A value checked against one field: its parsed value, or what is allowed. */
-export function checkField(field: Field, value: unknown): { ok: true; value: unknown } | { ok: false; allowed: string } {
+export function checkField(
+  field: Field,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; allowed: string } {
   const result = field.schema.safeParse(value);
   return result.success ? { ok: true, value: result.data } : { ok: false, allowed: field.allowed };
 }

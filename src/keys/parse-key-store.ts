@@ -23,7 +23,8 @@ export interface KeyStoreFiles {
 }
 
 type Fields = Record<string, unknown>;
-const isObject = (value: unknown): value is Fields => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Fields =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 const fieldList = (fields: object): string => Object.keys(fields).join(', ');
 
 /** Collects the problems and warnings of one file. */
@@ -40,7 +41,8 @@ export async function parseKeyStore(text: string, filePath: string, files: KeySt
   const root = parsed.value;
   if (!isObject(root)) found.problems.push('(file): must be an object with "profiles"');
   else {
-    for (const name of Object.keys(root)) if (name !== 'profiles') found.problems.push(`(file): has no field "${name}" (a key store has profiles)`);
+    for (const name of Object.keys(root))
+      if (name !== 'profiles') found.problems.push(`(file): has no field "${name}" (a key store has profiles)`);
     const entries = isObject(root.profiles) ? Object.entries(root.profiles) : null;
     if (entries === null) found.problems.push('profiles: must be an object of profiles by name');
     else if (entries.length === 0) found.problems.push('profiles: must hold at least one profile');
@@ -49,19 +51,29 @@ export async function parseKeyStore(text: string, filePath: string, files: KeySt
       if (built) profiles.set(name, built);
     }
   }
-  return found.problems.length > 0 ? { ok: false, problems: found.problems, warnings: found.warnings } : { ok: true, store: { profiles }, warnings: found.warnings };
+  return found.problems.length > 0
+    ? { ok: false, problems: found.problems, warnings: found.warnings }
+    : { ok: true, store: { profiles }, warnings: found.warnings };
 }
 
-async function buildProfile(name: string, profile: unknown, baseDir: string, files: KeyStoreFiles, found: Findings): Promise<Profile | null> {
+async function buildProfile(
+  name: string,
+  profile: unknown,
+  baseDir: string,
+  files: KeyStoreFiles,
+  found: Findings,
+): Promise<Profile | null> {
   const at = `profiles.${name}`;
   const before = found.problems.length;
-  if (!PROFILE_NAME_PATTERN.test(name)) found.problems.push(`${at}: a profile name must be letters, digits, dot, dash and underscore, at most 63`);
+  if (!PROFILE_NAME_PATTERN.test(name))
+    found.problems.push(`${at}: a profile name must be letters, digits, dot, dash and underscore, at most 63`);
   if (!isObject(profile)) {
     found.problems.push(`${at}: must be an object with keys`);
     return null;
   }
   const known = { ...PROFILE_FIELDS, keys: null };
-  for (const field of Object.keys(profile)) if (!(field in known)) found.problems.push(`${at}: has no field "${field}" (a profile has ${fieldList(known)})`);
+  for (const field of Object.keys(profile))
+    if (!(field in known)) found.problems.push(`${at}: has no field "${field}" (a profile has ${fieldList(known)})`);
   const signing: Partial<SigningOptions> = {};
   for (const [field, definition] of Object.entries(PROFILE_FIELDS)) {
     if (profile[field] === undefined) continue;
@@ -76,7 +88,8 @@ async function buildProfile(name: string, profile: unknown, baseDir: string, fil
     else found.problems.push(`${at}.upstreamUrl: must be ${url.allowed}`);
   }
   const keys: StoredKey[] = [];
-  if (!Array.isArray(profile.keys) || profile.keys.length === 0) found.problems.push(`${at}.keys: must be a list of one key or more`);
+  if (!Array.isArray(profile.keys) || profile.keys.length === 0)
+    found.problems.push(`${at}.keys: must be a list of one key or more`);
   else {
     const seen = new Set<string>();
     for (const [index, entry] of profile.keys.entries()) {
@@ -87,13 +100,22 @@ async function buildProfile(name: string, profile: unknown, baseDir: string, fil
   return found.problems.length > before ? null : { name, keys, upstream, signing };
 }
 
-async function buildKey(entry: unknown, at: string, baseDir: string, files: KeyStoreFiles, found: Findings, seen: Set<string>): Promise<StoredKey | null> {
+async function buildKey(
+  entry: unknown,
+  at: string,
+  baseDir: string,
+  files: KeyStoreFiles,
+  found: Findings,
+  seen: Set<string>,
+): Promise<StoredKey | null> {
   if (!isObject(entry)) {
     found.problems.push(`${at}: must be an object with accessKeyId and secret or secretFile`);
     return null;
   }
   const before = found.problems.length;
-  for (const field of Object.keys(entry)) if (!(field in KEY_FIELDS)) found.problems.push(`${at}: has no field "${field}" (a key has ${fieldList(KEY_FIELDS)})`);
+  for (const field of Object.keys(entry))
+    if (!(field in KEY_FIELDS))
+      found.problems.push(`${at}: has no field "${field}" (a key has ${fieldList(KEY_FIELDS)})`);
   const value: Fields = {};
   for (const [field, definition] of Object.entries(KEY_FIELDS)) {
     if (entry[field] === undefined) continue;
@@ -109,13 +131,21 @@ async function buildKey(entry: unknown, at: string, baseDir: string, files: KeyS
   }
   const notBefore = typeof value.notBefore === 'string' ? Date.parse(value.notBefore) : null;
   const notAfter = typeof value.notAfter === 'string' ? Date.parse(value.notAfter) : null;
-  if (notBefore !== null && notAfter !== null && notBefore >= notAfter) found.problems.push(`${at}: notBefore must be earlier than notAfter`);
+  if (notBefore !== null && notAfter !== null && notBefore >= notAfter)
+    found.problems.push(`${at}: notBefore must be earlier than notAfter`);
   const secret = await readSecret(entry, value, at, baseDir, files, found);
   if (found.problems.length > before || id === undefined || secret === null) return null;
   return { key: createAccessKey(id, secret), notBefore, notAfter };
 }
 
-async function readSecret(entry: Fields, value: Fields, at: string, baseDir: string, files: KeyStoreFiles, found: Findings): Promise<string | null> {
+async function readSecret(
+  entry: Fields,
+  value: Fields,
+  at: string,
+  baseDir: string,
+  files: KeyStoreFiles,
+  found: Findings,
+): Promise<string | null> {
   if ((entry.secret === undefined) === (entry.secretFile === undefined)) {
     found.problems.push(`${at}: give exactly one of secret and secretFile`);
     return null;

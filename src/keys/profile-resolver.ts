@@ -1,4 +1,4 @@
-// Which profile signs a request (issue #3). Without SFD_PROFILE_HEADER every request uses the default
+// Which profile signs a request. Without SFD_PROFILE_HEADER every request uses the default
 // profile: a caller cannot reach any other profile's key. With it, a caller may name a profile, but
 // only one listed in SFD_ALLOWED_PROFILES (or the default); the header never goes upstream.
 import type { IncomingHttpHeaders } from 'node:http';
@@ -14,7 +14,9 @@ export interface ResolvedProfile {
   readonly signing: SigningOptions;
 }
 
-export type ProfileResolution = { readonly ok: true; readonly resolved: ResolvedProfile } | { readonly ok: false; readonly error: SidecarErrorName; readonly profileName?: string };
+export type ProfileResolution =
+  | { readonly ok: true; readonly resolved: ResolvedProfile }
+  | { readonly ok: false; readonly error: SidecarErrorName; readonly profileName?: string };
 
 export interface ProfileResolverOptions {
   readonly ring: KeyRing;
@@ -40,7 +42,8 @@ export function createProfileResolver(options: ProfileResolverOptions): ProfileR
       if (typeof requested === 'string' && requested.trim() !== '') {
         const text = requested.trim();
         if (!PROFILE_NAME.test(text)) return { ok: false, error: 'BadRequest' };
-        if (text !== options.defaultProfile && !options.allowed.has(text)) return { ok: false, error: 'ProfileForbidden', profileName: text };
+        if (text !== options.defaultProfile && !options.allowed.has(text))
+          return { ok: false, error: 'ProfileForbidden', profileName: text };
         name = text;
       } else if (requested !== undefined && typeof requested !== 'string') {
         return { ok: false, error: 'BadRequest' };
@@ -70,7 +73,10 @@ export function resolveProfileByName(
   return resolution;
 }
 
-function resolveProfile(options: Pick<ProfileResolverOptions, 'defaultUpstream' | 'signing'>, profile: Profile): ProfileResolution {
+function resolveProfile(
+  options: Pick<ProfileResolverOptions, 'defaultUpstream' | 'signing'>,
+  profile: Profile,
+): ProfileResolution {
   const upstream = profile.upstream ?? options.defaultUpstream;
   if (!upstream) return { ok: false, error: 'NotReady', profileName: profile.name };
   return { ok: true, resolved: { profile, upstream, signing: { ...options.signing, ...profile.signing } } };

@@ -18,7 +18,8 @@ function parseYaml(text: string): StructuredText {
   const read = readYamlDocument(text, { maxAliasCount: MAX_ALIAS_COUNT });
   if (read.ok) return read;
   // A warning is a problem too: an unknown tag (`!vault ...`) would otherwise be read as a plain string.
-  if (read.tooManyAliases) return { ok: false, problems: [`(file): not valid YAML: aliases expand to more than ${MAX_ALIAS_COUNT} nodes`] };
+  if (read.tooManyAliases)
+    return { ok: false, problems: [`(file): not valid YAML: aliases expand to more than ${MAX_ALIAS_COUNT} nodes`] };
   return { ok: false, problems: read.problems.map((problem) => describeProblem(problem, text, 'YAML')) };
 }
 

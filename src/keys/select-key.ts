@@ -1,10 +1,12 @@
-// Which key a profile signs with (issue #3): the newest key whose window holds now. "Newest" is the
+// Which key a profile signs with: the newest key whose window holds now. "Newest" is the
 // latest notBefore; a key without notBefore is older than any key with one; ties go to the later entry.
 import type { AccessKey } from '../signing/types.js';
 import type { Profile, StoredKey } from './key-store.js';
 
 export function isUsableAt(stored: StoredKey, nowMs: number): boolean {
-  return (stored.notBefore === null || stored.notBefore <= nowMs) && (stored.notAfter === null || nowMs < stored.notAfter);
+  return (
+    (stored.notBefore === null || stored.notBefore <= nowMs) && (stored.notAfter === null || nowMs < stored.notAfter)
+  );
 }
 
 /** Each loaded profile's keys, newest first: computed once per store, not on every request. */

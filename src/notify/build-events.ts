@@ -1,7 +1,12 @@
 // Builds well-formed events as the service sends them: for `sfd-sidecar notify` and for the emulator
 // playing the service's side of a recording's lifecycle.
 import { randomUUID } from 'node:crypto';
-import { RECORDING_RESULT_EVENT, STREAM_STATUS_EVENT, type RecordingResultEvent, type StreamStatusEvent } from './notifications.js';
+import {
+  RECORDING_RESULT_EVENT,
+  STREAM_STATUS_EVENT,
+  type RecordingResultEvent,
+  type StreamStatusEvent,
+} from './notifications.js';
 
 export type RecordingStatus = 'started' | 'ended' | 'error';
 
@@ -20,27 +25,51 @@ export interface RecordingEventInput {
 const iso = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
 export function recordingEvent(input: RecordingEventInput): RecordingResultEvent {
-  const base = { recordingId: input.recordingId, streamId: input.streamId, started: iso(input.startedMs), status: input.status };
+  const base = {
+    recordingId: input.recordingId,
+    streamId: input.streamId,
+    started: iso(input.startedMs),
+    status: input.status,
+  };
   const data =
     input.status === 'started'
       ? base
       : input.status === 'ended'
-        ? { ...base, ended: iso(input.nowMs), accessUrl: input.accessUrl ?? `https://vod.example.net/recordings/${encodeURIComponent(input.recordingId)}.mp4` }
-        : { ...base, ended: iso(input.nowMs), errorMessage: input.errorMessage ?? 'The recording stopped: the stream was interrupted.' };
+        ? {
+            ...base,
+            ended: iso(input.nowMs),
+            accessUrl:
+              input.accessUrl ?? `https://vod.example.net/recordings/${encodeURIComponent(input.recordingId)}.mp4`,
+          }
+        : {
+            ...base,
+            ended: iso(input.nowMs),
+            errorMessage: input.errorMessage ?? 'The recording stopped: the stream was interrupted.',
+          };
   return { id: randomUUID(), type: RECORDING_RESULT_EVENT, version: 'v1.0', timestamp: input.nowMs, data };
 }
 
 export function streamStatusEvent(input: { streamId: string; status: string; nowMs: number }): StreamStatusEvent {
-  const compact = new Date(input.nowMs).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z');
+  const compact = new Date(input.nowMs)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}Z$/, 'Z');
   return {
     id: randomUUID(),
     type: STREAM_STATUS_EVENT,
     version: 'v1.0',
     timestamp: input.nowMs,
-    data: { domain: 'live.example.net', app: 'live', stream: input.streamId, timestamp: compact, status: input.status, detail: `stream ${input.status}` },
+    data: {
+      domain: 'live.example.net',
+      app: 'live',
+      stream: input.streamId,
+      timestamp: compact,
+      status: input.status,
+      detail: `stream ${input.status}`,
+    },
   };
 }
 
-/** The header the service sends with every callback (spec, Events). */
+/** The header the service sends with every callback. */
 export const NOTIFICATION_FROM_HEADER = 'X-SFD-Notification-From';
 export const NOTIFICATION_FROM_VALUE = 'LLS';

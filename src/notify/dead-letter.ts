@@ -1,5 +1,5 @@
 // SFD_NOTIFY_DEAD_LETTER_DIR: every notification refused as invalid is appended, one JSON line each,
-// to notifications-dead-letter.jsonl there, so that nothing is lost (issue #8). The file is capped at
+// to notifications-dead-letter.jsonl there, so that nothing is lost. The file is capped at
 // SFD_NOTIFY_DEAD_LETTER_MAX_BYTES, so that a flood of invalid events (a changed event format, a
 // misbehaving sender holding the token) cannot fill the volume under the other files the pod needs; a
 // letter that would pass the cap is refused like a failed append, and the service is asked to send it

@@ -3,9 +3,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import { connectionOptions, isRequestHopByHop } from '../http/hop-by-hop.js';
-import { onUnaskedUpgrade } from '../proxy/unasked-upgrade.js';
+import { onUnaskedUpgrade } from '../http/unasked-upgrade.js';
 
-export type DeliveryResult = { readonly delivered: true; readonly status: number } | { readonly delivered: false; readonly reason: string };
+export type DeliveryResult =
+  { readonly delivered: true; readonly status: number } | { readonly delivered: false; readonly reason: string };
 
 /** Set by the relay itself for the application; the caller's are dropped. */
 const REPLACED = new Set(['host', 'content-length', 'idempotency-key']);
@@ -27,7 +28,8 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
       for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
         const name = rawHeaders[i]!;
         const lower = name.toLowerCase();
-        if (!REPLACED.has(lower) && !isRequestHopByHop(lower) && !named.has(lower)) headers.push(name, rawHeaders[i + 1]!);
+        if (!REPLACED.has(lower) && !isRequestHopByHop(lower) && !named.has(lower))
+          headers.push(name, rawHeaders[i + 1]!);
       }
       headers.push('Host', forwardUrl.host, 'Content-Length', String(body.length), 'Idempotency-Key', id);
       return new Promise((resolve) => {
@@ -47,7 +49,13 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
         function onResponse(response: http.IncomingMessage): void {
           response.resume();
           const status = response.statusCode ?? 0;
-          response.on('end', () => settle(status >= 200 && status < 300 ? { delivered: true, status } : { delivered: false, reason: `the app answered ${status}` }));
+          response.on('end', () =>
+            settle(
+              status >= 200 && status < 300
+                ? { delivered: true, status }
+                : { delivered: false, reason: `the app answered ${status}` },
+            ),
+          );
           response.on('error', () => settle({ delivered: false, reason: 'the app closed the connection mid-answer' }));
         }
         // One deadline from now, whether the request waits for one of the agent's connections or for the
@@ -57,8 +65,12 @@ export function createAppDelivery(forwardUrl: URL, timeoutMs: number): AppDelive
           settle({ delivered: false, reason: `no answer within ${timeoutMs} ms` });
           request.destroy();
         }, timeoutMs);
-        onUnaskedUpgrade(request, (status) => settle({ delivered: false, reason: `the app switched protocols (${status})` }));
-        request.on('error', (error: NodeJS.ErrnoException) => settle({ delivered: false, reason: error.code ?? error.message }));
+        onUnaskedUpgrade(request, (status) =>
+          settle({ delivered: false, reason: `the app switched protocols (${status})` }),
+        );
+        request.on('error', (error: NodeJS.ErrnoException) =>
+          settle({ delivered: false, reason: error.code ?? error.message }),
+        );
         request.end(body);
       });
     },

@@ -1,8 +1,7 @@
 // Remembers the ids of recently delivered notifications, so that a repeat is acknowledged without a
-// second delivery. Bounded in count (the oldest ids are forgotten first) and in size: the spec gives an
-// id no length (api-spec, notification fields: `id`, string), so an id longer than a UUID's few dozen
-// characters is remembered by its SHA-256. Kept whole, 9,468 delivered notifications with 12,000-character
-// ids ran V8's heap out (128 MiB) and ended the process.
+// second delivery. Bounded in count (the oldest ids are forgotten first) and in size: an id has no
+// length limit, so an id longer than a UUID's few dozen
+// characters is remembered by its SHA-256. Kept whole, a few thousand long ids would fill the heap.
 import { createHash } from 'node:crypto';
 
 export interface DeliveredIds {

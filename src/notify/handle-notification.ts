@@ -1,4 +1,4 @@
-// The notification relay (issue #8): accept the service's callback only from where it may come, check
+// The notification relay: accept the service's callback only from where it may come, check
 // it against the specification, hand it to the application with an Idempotency-Key, and acknowledge
 // the service only once the application has accepted it. Invalid events are refused with every problem
 // listed and kept in the dead-letter file (503 when it cannot keep them); a repeat of a delivered id is
@@ -7,8 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { NotifyObserver, NotifyResult } from '../observability/notify-observer.js';
-import { readBody } from '../proxy/read-body.js';
-import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import { readBody } from '../http/read-body.js';
+import { errorAnswer, JSON_CONTENT_TYPE, newTraceId, sendErrorAnswer } from '../http/error-answer.js';
 import type { DeadLetterWriter } from './dead-letter.js';
 import type { DeliveredIds } from './delivered-ids.js';
 import type { AppDelivery, DeliveryResult } from './deliver-to-app.js';
@@ -42,7 +42,7 @@ const FROM_HEADERS = ['x-sfd-notification-from', 'x-notification-from'];
 /**
  * An id the relay can hand on as the Idempotency-Key header: printable ASCII, no space at either end.
  * Node refuses a header value with a control character (CR, LF, NUL) or one beyond Latin-1, and such an
- * id, which the spec does not rule out (a string), ended the process.
+ * id (nothing else rules it out) would throw out of the handler.
  */
 const HEADER_SAFE_ID = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 /** The one method the relay takes (its 405s say so in `Allow`). */
@@ -54,18 +54,36 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
   let handling = 0;
   const { logger, observer } = deps;
 
-  const answer = (outgoing: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void => {
+  const answer = (
+    outgoing: ServerResponse,
+    status: number,
+    body: unknown,
+    extra: Record<string, string> = {},
+  ): void => {
     const text = JSON.stringify(body);
-    outgoing.writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text), ...extra });
+    outgoing.writeHead(status, {
+      'Content-Type': JSON_CONTENT_TYPE,
+      'Content-Length': Buffer.byteLength(text),
+      ...extra,
+    });
     outgoing.end(text);
   };
-  /** A catalog error with a trace id of the sidecar's own (README, Errors); returns it for the log line. */
-  const answerError = (outgoing: ServerResponse, spec: SidecarErrorSpec, extra: Record<string, string> = {}): string => {
-    const sidecarTraceId = newTraceId();
-    answer(outgoing, spec.status, { code: spec.code, message: spec.message }, { ...extra, 'x-sfd-trace-id': sidecarTraceId });
-    return sidecarTraceId;
+  /** A catalog error with a trace id of the sidecar's own; returns it for the log line. */
+  const answerError = (
+    outgoing: ServerResponse,
+    spec: SidecarErrorSpec,
+    headers: Record<string, string> = {},
+  ): string => {
+    const answered = errorAnswer(spec, { headers });
+    sendErrorAnswer(outgoing, answered);
+    return answered.traceId;
   };
-  const refuse = (outgoing: ServerResponse, spec: SidecarErrorSpec, reason: string, extra: Record<string, string> = {}): void => {
+  const refuse = (
+    outgoing: ServerResponse,
+    spec: SidecarErrorSpec,
+    reason: string,
+    extra: Record<string, string> = {},
+  ): void => {
     observer.notification('none', 'none', 'refused');
     const sidecarTraceId = answerError(outgoing, spec, extra);
     logger.warn('notification refused', { code: spec.code, reason, sidecarTraceId });
@@ -74,27 +92,44 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const url = incoming.url ?? '';
     const pathname = url.split('?')[0] ?? '';
-    if (pathname !== deps.path && !pathname.startsWith(`${deps.path}/`)) return refuse(outgoing, SIDECAR_ERRORS.NotFound, 'unknown path');
+    if (pathname !== deps.path && !pathname.startsWith(`${deps.path}/`))
+      return refuse(outgoing, SIDECAR_ERRORS.NotFound, 'unknown path');
     const rest = pathname.slice(deps.path.length);
     if (deps.tokenCheck ? !deps.tokenCheck(rest.replace(/^\//, '')) || rest === '' : rest !== '' && rest !== '/') {
-      return refuse(outgoing, deps.tokenCheck ? SIDECAR_ERRORS.NotificationForbidden : SIDECAR_ERRORS.NotFound, 'wrong token or path');
+      return refuse(
+        outgoing,
+        deps.tokenCheck ? SIDECAR_ERRORS.NotificationForbidden : SIDECAR_ERRORS.NotFound,
+        'wrong token or path',
+      );
     }
-    if (incoming.method !== 'POST') return refuse(outgoing, SIDECAR_ERRORS.MethodNotAllowed, `method ${incoming.method ?? ''}`, { Allow: RELAY_METHODS });
+    if (incoming.method !== 'POST')
+      return refuse(outgoing, SIDECAR_ERRORS.MethodNotAllowed, `method ${incoming.method ?? ''}`, {
+        Allow: RELAY_METHODS,
+      });
     if (deps.sourceFilter && !deps.sourceFilter(incoming.socket.remoteAddress)) {
-      return refuse(outgoing, SIDECAR_ERRORS.NotificationForbidden, `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside SFD_NOTIFY_ALLOWED_CIDRS`);
+      return refuse(
+        outgoing,
+        SIDECAR_ERRORS.NotificationForbidden,
+        `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside SFD_NOTIFY_ALLOWED_CIDRS`,
+      );
     }
     if (deps.requireHeader && !FROM_HEADERS.some((name) => incoming.headers[name] === 'LLS')) {
       return refuse(outgoing, SIDECAR_ERRORS.NotificationForbidden, 'no X-SFD-Notification-From: LLS header');
     }
     const contentType = incoming.headers['content-type'] ?? '';
-    if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType)) return refuse(outgoing, SIDECAR_ERRORS.UnsupportedMediaType, `content type ${contentType}`);
+    if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType))
+      return refuse(outgoing, SIDECAR_ERRORS.UnsupportedMediaType, `content type ${contentType}`);
     // Refused before its body is read when the relay is full: each notification in hand holds its body
     // and parsed JSON. It is in hand once its body has arrived, so that callers sending slowly hold no
     // place (the minimum rate cuts them off).
     const full = (): boolean => handling >= deps.maxInflight;
-    const overloaded = (): void => refuse(outgoing, SIDECAR_ERRORS.Overloaded, `${handling} notifications in hand (SFD_NOTIFY_MAX_INFLIGHT)`);
+    const overloaded = (): void =>
+      refuse(outgoing, SIDECAR_ERRORS.Overloaded, `${handling} notifications in hand (SFD_NOTIFY_MAX_INFLIGHT)`);
     if (full()) return overloaded();
-    const body = await readBody(incoming, outgoing, { maxBytes: deps.maxBodyBytes, minBytesPerSecond: deps.minBodyBytesPerSecond });
+    const body = await readBody(incoming, outgoing, {
+      maxBytes: deps.maxBodyBytes,
+      minBytesPerSecond: deps.minBodyBytesPerSecond,
+    });
     if (full()) return overloaded();
     handling += 1;
     outgoing.on('close', () => (handling -= 1));
@@ -109,7 +144,10 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     if (!parsed.ok) return invalid(outgoing, incoming, body, parsed.id ?? null, parsed.problems);
     const event = parsed.notification;
     if (!HEADER_SAFE_ID.test(event.id)) {
-      return invalid(outgoing, incoming, body, event.id, ['id: must be printable ASCII without spaces at either end; the relay hands it to the application as the Idempotency-Key header']);
+      return invalid(outgoing, incoming, body, event.id, [
+        'id: must be printable ASCII without spaces at either end; the relay hands it to the application as ' +
+          'the Idempotency-Key header',
+      ]);
     }
     const [type, status] = labelsOf(event);
 
@@ -137,14 +175,30 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     observer.notification(type, status, outcome);
     if (!result.delivered) {
       const sidecarTraceId = answerError(outgoing, SIDECAR_ERRORS.AppUnavailable);
-      logger.warn('notification not accepted by the app; the service may send it again', { notificationId: event.id, type: event.type, reason: result.reason, sidecarTraceId });
+      logger.warn('notification not accepted by the app; the service may send it again', {
+        notificationId: event.id,
+        type: event.type,
+        reason: result.reason,
+        sidecarTraceId,
+      });
       return;
     }
-    logger.info('notification delivered', { notificationId: event.id, type: event.type, recordingStatus: status, appStatus: result.status });
+    logger.info('notification delivered', {
+      notificationId: event.id,
+      type: event.type,
+      recordingStatus: status,
+      appStatus: result.status,
+    });
     answer(outgoing, 200, { status: first ? 'delivered' : 'duplicate', id: event.id });
   }
 
-  async function invalid(outgoing: ServerResponse, incoming: IncomingMessage, body: Buffer, id: string | null, problems: readonly string[]): Promise<void> {
+  async function invalid(
+    outgoing: ServerResponse,
+    incoming: IncomingMessage,
+    body: Buffer,
+    id: string | null,
+    problems: readonly string[],
+  ): Promise<void> {
     observer.notification('none', 'none', 'invalid');
     // One trace id for the answer and both of its log lines (the refusal, and a failure to keep it).
     const sidecarTraceId = newTraceId();
@@ -152,23 +206,32 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     let kept = true;
     if (deps.deadLetter) {
       try {
-        await deps.deadLetter({ receivedAt: new Date(deps.now()).toISOString(), id, problems, headers: headerRecord(incoming), body: body.toString('utf8') });
+        await deps.deadLetter({
+          receivedAt: new Date(deps.now()).toISOString(),
+          id,
+          problems,
+          headers: headerRecord(incoming),
+          body: body.toString('utf8'),
+        });
         observer.deadLetter('kept');
       } catch (error) {
-        // No retry policy of the service is published (field notes), so after a 400 the file is the
-        // event's only copy: a 503 asks for it again, by when the disk or the cap may have room (issue
-        // #8: nothing is lost).
+        // The service publishes no retry policy, so after a 400 the file is the event's only copy: a 503
+        // asks for it again, by when the disk or the cap may have room. Nothing is lost.
         kept = false;
         observer.deadLetter('not_kept');
-        logger.error('could not keep the invalid notification in the dead-letter file; answered 503 so that the service may send it again', {
-          notificationId: id,
-          errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
-          sidecarTraceId,
-        });
+        logger.error(
+          'could not keep the invalid notification in the dead-letter file; answered 503 so that the service ' +
+            'may send it again',
+          {
+            notificationId: id,
+            errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
+            sidecarTraceId,
+          },
+        );
       }
     }
     const spec = kept ? SIDECAR_ERRORS.NotificationInvalid : SIDECAR_ERRORS.NotificationNotKept;
-    answer(outgoing, spec.status, { code: spec.code, message: spec.message, problems }, { 'x-sfd-trace-id': sidecarTraceId });
+    sendErrorAnswer(outgoing, errorAnswer(spec, { traceId: sidecarTraceId, fields: { problems } }));
   }
 
   return (incoming, outgoing) => {
@@ -176,7 +239,8 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
       const spec = error instanceof SidecarError ? error.spec : SIDECAR_ERRORS.Internal;
       observer.notification('none', 'none', 'refused');
       const sidecarTraceId = outgoing.headersSent ? undefined : answerError(outgoing, spec, { Connection: 'close' });
-      if (error instanceof SidecarError) logger.warn('notification refused', { code: spec.code, reason: error.message, sidecarTraceId });
+      if (error instanceof SidecarError)
+        logger.warn('notification refused', { code: spec.code, reason: error.message, sidecarTraceId });
       else logger.error('notification relay failure', { errorMessage: (error as Error).message, sidecarTraceId });
     });
   };
@@ -191,6 +255,7 @@ function labelsOf(event: Notification): [string, string] {
 
 function headerRecord(incoming: IncomingMessage): Record<string, string> {
   const record: Record<string, string> = {};
-  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) record[incoming.rawHeaders[i]!] = incoming.rawHeaders[i + 1]!;
+  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2)
+    record[incoming.rawHeaders[i]!] = incoming.rawHeaders[i + 1]!;
   return record;
 }

@@ -1,4 +1,4 @@
-// The notification events the service sends (spec, Events; field-notes §4), as TypeScript types and a
+// The notification events the service sends (docs/notifications.md), as TypeScript types and a
 // validator. Published as `sfd-sidecar/notifications` so that an application can consume the events
 // the relay forwards type-safely:
 //
@@ -10,10 +10,13 @@ import { z } from 'zod';
 export const RECORDING_RESULT_EVENT = 'SYNC_RECORDING_RESULT_EVENT';
 export const STREAM_STATUS_EVENT = 'SYNC_STREAM_STATUS_EVENT';
 
-/** ISO 8601 in UTC, e.g. 2026-11-22T03:38:44Z or 2026-11-22T03:38:44.123Z (spec, Events). */
+/** ISO 8601 in UTC, e.g. 2026-11-22T03:38:44Z or 2026-11-22T03:38:44.123Z. */
 const isoUtc = z
   .string()
-  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/, 'must be an ISO 8601 time in UTC, like 2026-11-22T03:38:44Z')
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/,
+    'must be an ISO 8601 time in UTC, like 2026-11-22T03:38:44Z',
+  )
   .refine((text) => !Number.isNaN(Date.parse(text)), 'must be a real instant');
 
 const envelopeSchema = z.object({
@@ -61,7 +64,9 @@ export type StreamStatusEvent = Envelope<typeof STREAM_STATUS_EVENT, StreamStatu
 export type UnknownEvent = Envelope<string, Record<string, unknown>> & { readonly unknown: true };
 export type Notification = RecordingResultEvent | StreamStatusEvent | UnknownEvent;
 
-export type ParsedNotification = { readonly ok: true; readonly notification: Notification } | { readonly ok: false; readonly problems: readonly string[]; readonly id?: string };
+export type ParsedNotification =
+  | { readonly ok: true; readonly notification: Notification }
+  | { readonly ok: false; readonly problems: readonly string[]; readonly id?: string };
 
 /** Validates an event: the envelope, then the data rules of the known types and versions. */
 export function parseNotification(value: unknown): ParsedNotification {
@@ -70,7 +75,9 @@ export function parseNotification(value: unknown): ParsedNotification {
   const event = envelope.data;
   if (event.type === RECORDING_RESULT_EVENT && event.version === 'v1.0') {
     const problems = recordingProblems(event.data);
-    return problems.length > 0 ? { ok: false, problems, id: event.id } : { ok: true, notification: { ...event, type: RECORDING_RESULT_EVENT, data: event.data as RecordingData } };
+    return problems.length > 0
+      ? { ok: false, problems, id: event.id }
+      : { ok: true, notification: { ...event, type: RECORDING_RESULT_EVENT, data: event.data as RecordingData } };
   }
   if (event.type === STREAM_STATUS_EVENT) {
     const data = streamStatusDataSchema.safeParse(event.data);
@@ -80,7 +87,7 @@ export function parseNotification(value: unknown): ParsedNotification {
   return { ok: true, notification: { ...event, unknown: true } };
 }
 
-/** The spec's rules for the data of SYNC_RECORDING_RESULT_EVENT v1.0 (spec, Events, Rules 1-3). */
+/** The rules for the data of SYNC_RECORDING_RESULT_EVENT v1.0. */
 function recordingProblems(data: Record<string, unknown>): string[] {
   const legacy = legacyVariantProblem(data);
   if (legacy) return [legacy];
@@ -99,15 +106,20 @@ function recordingProblems(data: Record<string, unknown>): string[] {
     if (d.errorMessage === undefined) problems.push('data.errorMessage: is required when status is error (rule 3)');
     if (d.accessUrl !== undefined) problems.push('data.accessUrl: must be absent when status is error (rule 3)');
   }
-  if (d.ended !== undefined && Date.parse(d.ended) < Date.parse(d.started)) problems.push('data.ended: must not be earlier than data.started');
+  if (d.ended !== undefined && Date.parse(d.ended) < Date.parse(d.started))
+    problems.push('data.ended: must not be earlier than data.started');
   return problems;
 }
 
-/** field-notes §4: an older published variant uses `recording` and Ended/Error/Warning statuses. */
+/** An older published variant uses `recording` and Ended/Error/Warning statuses. */
 function legacyVariantProblem(data: Record<string, unknown>): string | null {
-  const legacyStatus = typeof data.status === 'string' && ['Ended', 'Error', 'Warning', 'Warining'].includes(data.status);
+  const legacyStatus =
+    typeof data.status === 'string' && ['Ended', 'Error', 'Warning', 'Warining'].includes(data.status);
   if (!('recording' in data) && !legacyStatus) return null;
-  return 'data: this is the older published variant of the recording event (field "recording", status Ended/Error/Warning); v1.0 requires recordingId and status started, ended or error';
+  return (
+    'data: this is the older published variant of the recording event (field "recording", status ' +
+    'Ended/Error/Warning); v1.0 requires recordingId and status started, ended or error'
+  );
 }
 
 function describe(issues: readonly z.core.$ZodIssue[], prefix = ''): string[] {

@@ -22,18 +22,26 @@ export function sendEvent(url: string, event: unknown, timeoutMs = 10_000): Prom
       {
         method: 'POST',
         timeout: timeoutMs,
-        headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), [NOTIFICATION_FROM_HEADER]: NOTIFICATION_FROM_VALUE },
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': Buffer.byteLength(body),
+          [NOTIFICATION_FROM_HEADER]: NOTIFICATION_FROM_VALUE,
+        },
       },
       (response) => {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text = (text + chunk).slice(0, 4096)));
         response.on('end', () => resolve({ status: response.statusCode ?? null, body: text }));
-        response.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, body: '', error: error.code ?? error.message }));
+        response.on('error', (error: NodeJS.ErrnoException) =>
+          resolve({ status: null, body: '', error: error.code ?? error.message }),
+        );
       },
     );
     request.on('timeout', () => request.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })));
-    request.on('error', (error: NodeJS.ErrnoException) => resolve({ status: null, body: '', error: error.code ?? error.message }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      resolve({ status: null, body: '', error: error.code ?? error.message }),
+    );
     request.end(body);
   });
 }

@@ -8,12 +8,12 @@ import { ConfigError } from '../config/config-error.js';
 import { DEFAULT_LIMITS } from '../config/limits-config.js';
 import type { NotifyConfig } from '../config/load-config.js';
 import { SETTINGS } from '../config/settings.js';
-import { SIDECAR_ERRORS, errorBody } from '../errors.js';
+import { SIDECAR_ERRORS } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
-import { observeConnections } from '../observability/connection-observer.js';
+import { observeConnections } from '../server/connection-observer.js';
 import { createNotifyObserver } from '../observability/notify-observer.js';
-import { JSON_CONTENT_TYPE } from '../proxy/send-error.js';
+import { errorAnswer } from '../http/error-answer.js';
 import { callerLimitOptions, type CallerLimits } from '../server/caller-limits.js';
 import { catalogRefusalAnswer } from '../server/catalog-refusal-answer.js';
 import { createHttpServer } from '../server/create-http-server.js';
@@ -40,7 +40,11 @@ export interface NotifyRelayDeps {
 
 export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDeps): Promise<RunningNotifyRelay> {
   const deadLetterProblem = config.deadLetterDir ? await deadLetterDirProblem(config.deadLetterDir) : null;
-  if (deadLetterProblem) throw new ConfigError([`${SETTINGS.notifyDeadLetterDir.env}: ${config.deadLetterDir} ${deadLetterProblem}; it must be a directory this process can write`]);
+  if (deadLetterProblem)
+    throw new ConfigError([
+      `${SETTINGS.notifyDeadLetterDir.env}: ${config.deadLetterDir} ${deadLetterProblem}; it must be a ` +
+        `directory this process can write`,
+    ]);
   const delivery = createAppDelivery(config.forwardUrl, config.timeoutMs);
   const handle = createNotificationHandler({
     path: config.path,
@@ -63,7 +67,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     return RESPONSE_ALREADY_SENT;
   });
   const server = createHttpServer(app, {
-    onUnparsable: () => ({ status: 400, body: errorBody(SIDECAR_ERRORS.BadRequest), headers: { 'Content-Type': JSON_CONTENT_TYPE } }),
+    onUnparsable: () => errorAnswer(SIDECAR_ERRORS.BadRequest),
     onParserRefusal: catalogRefusalAnswer({ logger: deps.logger, listener: 'notifications', allow: RELAY_METHODS }),
     serverOptions: callerLimitOptions(deps.callerLimits ?? DEFAULT_LIMITS),
     continueOnRead: true,
@@ -77,7 +81,11 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
     }),
   });
   const address = await listen(server, config.listen, 'SFD_NOTIFY_LISTEN');
-  deps.logger.info('notification relay listening', { address: formatAddress(address), path: config.path, forwardTo: config.forwardUrl.origin });
+  deps.logger.info('notification relay listening', {
+    address: formatAddress(address),
+    path: config.path,
+    forwardTo: config.forwardUrl.origin,
+  });
   return {
     address,
     async close(drainMs) {

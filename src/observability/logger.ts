@@ -29,7 +29,7 @@ export const REDACTED = '[redacted]';
 
 export interface LoggerOptions {
   readonly level: LogLevel;
-  /** Where lines go; defaults to an asynchronous stdout writer. */
+  /** Where lines go; defaults to stdout, written in synchronous batches. */
   readonly destination?: DestinationStream;
 }
 
@@ -83,7 +83,10 @@ function isPrintable(value: unknown): boolean {
   return value === null || type === 'string' || type === 'number' || type === 'boolean' || type === 'undefined';
 }
 
-/** The fields as they may be written: the same object when nothing needs replacing (the usual case), else a scrubbed copy. */
+/**
+ * The fields as they may be written: the same object when nothing needs replacing (the usual case), else a scrubbed
+ * copy.
+ */
 function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
   let clean = true;
   for (const name in fields) {
@@ -106,9 +109,9 @@ function scrubFields(fields: Record<string, unknown>): Record<string, unknown> {
 const EXIT_FLUSH_WAIT_MS = 1000;
 
 /**
- * stdout in 16 KiB batches (one write per ~50 request lines; measured: a write per line cost about a
- * fifth of the sidecar's CPU at concurrency 1), flushed every 250 ms so that a line never waits longer
- * than that at low traffic, and at shutdown. A pipe or socket stdout is non-blocking (main.ts): a full
+ * stdout in 16 KiB batches, written synchronously (a write per line costs more CPU than the lines
+ * themselves), flushed every 250 ms so that a line never waits longer than that at low traffic, and at
+ * shutdown. A pipe or socket stdout is non-blocking (main.ts): a full
  * one refuses the write (EAGAIN) and the writer keeps the lines, instead of the write blocking the process.
  */
 function batchedStdout(): BatchedLineWriter {

@@ -1,7 +1,13 @@
-// The sidecar's Prometheus metrics (issue #4), declared as data on a registry owned by the app
+// The sidecar's Prometheus metrics, declared as data on a registry owned by the app
 // instance (never prom-client's global one). The only module that imports prom-client.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { createCounterFamily, createHistogramFamily, type CounterFamily, type HistogramFamily } from './bound-series.js';
+import {
+  createCounterFamily,
+  createHistogramFamily,
+  type CounterFamily,
+  type HistogramFamily,
+} from './bound-series.js';
+import { VERSION } from '../version.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -11,39 +17,192 @@ const SIDECAR: readonly MetricsComponent[] = ['sidecar'];
 const INJECTOR: readonly MetricsComponent[] = ['injector'];
 const EVERY_PROCESS: readonly MetricsComponent[] = ['sidecar', 'injector'];
 
-/** Every metric: name, type, labels, meaning. The README's metrics table is checked against this list. */
+/** Every metric: name, type, labels, meaning. The metrics table of docs/operations.md is checked against this list. */
 export const METRIC_DEFINITIONS = [
-  { for: SIDECAR, name: 'sfd_requests_total', type: 'counter', labels: ['profile', 'operation', 'method', 'status'], help: 'Requests answered by the signing listener, by HTTP status.' },
-  { for: SIDECAR, name: 'sfd_request_duration_seconds', type: 'histogram', labels: ['profile', 'operation', 'method', 'status_class'], help: 'Whole time through the sidecar, from request to the end of the response.' },
-  { for: SIDECAR, name: 'sfd_upstream_duration_seconds', type: 'histogram', labels: ['profile', 'operation', 'status_class'], help: 'Time from sending a request upstream to its response headers.' },
-  { for: SIDECAR, name: 'sfd_upstream_errors_total', type: 'counter', labels: ['profile', 'operation', 'status', 'error_code'], help: 'Upstream 4xx and 5xx answers, by the code of their JSON error body (other: not documented; none: no code).' },
-  { for: SIDECAR, name: 'sfd_sidecar_errors_total', type: 'counter', labels: ['code'], help: "The sidecar's own error answers, by Sidecar.* code." },
+  {
+    for: SIDECAR,
+    name: 'sfd_requests_total',
+    type: 'counter',
+    labels: ['profile', 'operation', 'method', 'status'],
+    help: 'Requests answered by the signing listener, by HTTP status.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_request_duration_seconds',
+    type: 'histogram',
+    labels: ['profile', 'operation', 'method', 'status_class'],
+    help: 'Whole time through the sidecar, from request to the end of the response.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_upstream_duration_seconds',
+    type: 'histogram',
+    labels: ['profile', 'operation', 'status_class'],
+    help: 'Time from sending a request upstream to its response headers.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_upstream_errors_total',
+    type: 'counter',
+    labels: ['profile', 'operation', 'status', 'error_code'],
+    help: 'Upstream 4xx and 5xx answers, by the code of their JSON error body (other: not documented; none: no code).',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_sidecar_errors_total',
+    type: 'counter',
+    labels: ['code'],
+    help: "The sidecar's own error answers, by Sidecar.* code.",
+  },
   { for: SIDECAR, name: 'sfd_inflight_requests', type: 'gauge', labels: [], help: 'Requests being handled now.' },
-  { for: SIDECAR, name: 'sfd_buffered_body_bytes', type: 'gauge', labels: [], help: 'Request-body bytes the signing listener holds now (at most SFD_MAX_BUFFERED_BODY_BYTES).' },
-  { for: SIDECAR, name: 'sfd_upstream_connections', type: 'gauge', labels: ['state'], help: 'Upstream connections open now: active (carrying a request) or idle (kept alive for the next).' },
-  { for: SIDECAR, name: 'sfd_upstream_waiting_requests', type: 'gauge', labels: [], help: 'Requests waiting for an upstream connection because SFD_UPSTREAM_MAX_SOCKETS are active.' },
-  { for: SIDECAR, name: 'sfd_clock_skew_seconds', type: 'gauge', labels: [], help: 'Upstream Date header minus the local clock, last seen.' },
-  { for: SIDECAR, name: 'sfd_keystore_reloads_total', type: 'counter', labels: ['result'], help: 'Key store loads, by result (success, failure).' },
-  { for: SIDECAR, name: 'sfd_keystore_last_success_timestamp_seconds', type: 'gauge', labels: [], help: 'When the key store last loaded successfully (Unix time).' },
-  { for: SIDECAR, name: 'sfd_key_not_after_timestamp_seconds', type: 'gauge', labels: ['profile', 'access_key_id'], help: 'When each key stops being used (Unix time); keys without notAfter are not listed.' },
-  { for: SIDECAR, name: 'sfd_key_current', type: 'gauge', labels: ['profile', 'access_key_id'], help: '1 for the key each profile signs with now, 0 for its other keys.' },
-  { for: SIDECAR, name: 'sfd_resign_retries_total', type: 'counter', labels: ['profile'], help: 'Requests re-signed with another key after the gateway refused the first.' },
-  { for: SIDECAR, name: 'sfd_ready', type: 'gauge', labels: [], help: '1 when the sidecar can sign for its default profile, else 0.' },
-  { for: SIDECAR, name: 'sfd_notifications_total', type: 'counter', labels: ['type', 'status', 'result'], help: 'Notifications received by the relay, by type, recording status and result (delivered, duplicate, invalid, refused, app_error).' },
-  { for: SIDECAR, name: 'sfd_notification_delivery_duration_seconds', type: 'histogram', labels: [], help: 'Time the application took to accept a notification.' },
-  { for: SIDECAR, name: 'sfd_notification_dead_letters_total', type: 'counter', labels: ['result'], help: 'Invalid notifications appended to the dead-letter file (kept), or answered 503 because it could not take them (not_kept).' },
-  { for: EVERY_PROCESS, name: 'sfd_log_lines_dropped_total', type: 'counter', labels: [], help: 'Log lines dropped because stdout (the log collector) did not take them and 16 MiB were waiting.' },
-  { for: EVERY_PROCESS, name: 'sfd_connections_open', type: 'gauge', labels: ['listener'], help: 'Connections each listener holds now (signing, admin, notifications), at most its SFD_*MAX_CONNECTIONS.' },
+  {
+    for: SIDECAR,
+    name: 'sfd_buffered_body_bytes',
+    type: 'gauge',
+    labels: [],
+    help: 'Request-body bytes the signing listener holds now (at most SFD_MAX_BUFFERED_BODY_BYTES).',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_upstream_connections',
+    type: 'gauge',
+    labels: ['state'],
+    help: 'Upstream connections open now: active (carrying a request) or idle (kept alive for the next).',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_upstream_waiting_requests',
+    type: 'gauge',
+    labels: [],
+    help: 'Requests waiting for an upstream connection because SFD_UPSTREAM_MAX_SOCKETS are active.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_clock_skew_seconds',
+    type: 'gauge',
+    labels: [],
+    help: 'Upstream Date header minus the local clock, last seen.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_keystore_reloads_total',
+    type: 'counter',
+    labels: ['result'],
+    help: 'Key store loads, by result (success, failure).',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_keystore_last_success_timestamp_seconds',
+    type: 'gauge',
+    labels: [],
+    help: 'When the key store last loaded successfully (Unix time).',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_key_not_after_timestamp_seconds',
+    type: 'gauge',
+    labels: ['profile', 'access_key_id'],
+    help: 'When each key stops being used (Unix time); keys without notAfter are not listed.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_key_current',
+    type: 'gauge',
+    labels: ['profile', 'access_key_id'],
+    help: '1 for the key each profile signs with now, 0 for its other keys.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_resign_retries_total',
+    type: 'counter',
+    labels: ['profile'],
+    help: 'Requests re-signed with another key after the gateway refused the first.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_ready',
+    type: 'gauge',
+    labels: [],
+    help: '1 when the sidecar can sign for its default profile, else 0.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_notifications_total',
+    type: 'counter',
+    labels: ['type', 'status', 'result'],
+    help:
+      'Notifications received by the relay, by type, recording status and result (delivered, duplicate, invalid, ' +
+      'refused, app_error).',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_notification_delivery_duration_seconds',
+    type: 'histogram',
+    labels: [],
+    help: 'Time the application took to accept a notification.',
+  },
+  {
+    for: SIDECAR,
+    name: 'sfd_notification_dead_letters_total',
+    type: 'counter',
+    labels: ['result'],
+    help:
+      'Invalid notifications appended to the dead-letter file (kept), or answered 503 because it could not take ' +
+      'them (not_kept).',
+  },
+  {
+    for: EVERY_PROCESS,
+    name: 'sfd_log_lines_dropped_total',
+    type: 'counter',
+    labels: [],
+    help: 'Log lines dropped because stdout (the log collector) did not take them and 16 MiB were waiting.',
+  },
+  {
+    for: EVERY_PROCESS,
+    name: 'sfd_connections_open',
+    type: 'gauge',
+    labels: ['listener'],
+    help: 'Connections each listener holds now (signing, admin, notifications), at most its SFD_*MAX_CONNECTIONS.',
+  },
   {
     for: EVERY_PROCESS,
     name: 'sfd_connections_shed_total',
     type: 'counter',
     labels: ['listener', 'reason'],
-    help: 'Connections closed to stay within the bound: idle (kept alive, longest idle first), unused (sent nothing for a second) or refused (none could go).',
+    help:
+      'Connections closed to stay within the bound: idle (kept alive, longest idle first), unused (sent nothing ' +
+      'for a second) or refused (none could go).',
   },
-  { for: INJECTOR, name: 'sfd_injector_reviews_total', type: 'counter', labels: ['result'], help: 'Admission reviews answered by the injector: injected, skipped (not asked for, or already injected), refused, ignored (not a Pod created) or invalid (not a review).' },
-  { for: INJECTOR, name: 'sfd_injector_review_duration_seconds', type: 'histogram', labels: [], help: 'Time the injector took to answer an admission review, from its first byte to the answer.' },
-  { for: INJECTOR, name: 'sfd_injector_certificate_expiry_timestamp_seconds', type: 'gauge', labels: [], help: "When the webhook's certificate in use stops being valid (Unix time)." },
+  {
+    for: EVERY_PROCESS,
+    name: 'sfd_build_info',
+    type: 'gauge',
+    labels: ['version'],
+    help: 'Always 1; the version label is the running build of sfd-sidecar.',
+  },
+  {
+    for: INJECTOR,
+    name: 'sfd_injector_reviews_total',
+    type: 'counter',
+    labels: ['result'],
+    help:
+      'Admission reviews answered by the injector: injected, skipped (not asked for, or already injected), ' +
+      'refused, ignored (not a Pod created) or invalid (not a review).',
+  },
+  {
+    for: INJECTOR,
+    name: 'sfd_injector_review_duration_seconds',
+    type: 'histogram',
+    labels: [],
+    help: 'Time the injector took to answer an admission review, from its first byte to the answer.',
+  },
+  {
+    for: INJECTOR,
+    name: 'sfd_injector_certificate_expiry_timestamp_seconds',
+    type: 'gauge',
+    labels: [],
+    help: "When the webhook's certificate in use stops being valid (Unix time).",
+  },
 ] as const;
 
 type Definition = (typeof METRIC_DEFINITIONS)[number];
@@ -105,7 +264,11 @@ export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics 
   collectDefaultMetrics({ register: registry, prefix: 'sfd_' });
   // prom-client names three gauges `*_total`, which Prometheus' own lint (promtool check metrics)
   // refuses for non-counters; they are left out so that every sfd_* family passes it.
-  for (const name of ['sfd_nodejs_active_handles_total', 'sfd_nodejs_active_requests_total', 'sfd_nodejs_active_resources_total']) {
+  for (const name of [
+    'sfd_nodejs_active_handles_total',
+    'sfd_nodejs_active_requests_total',
+    'sfd_nodejs_active_resources_total',
+  ]) {
     registry.removeSingleMetric(name);
   }
   const counters = {} as Record<NameOf<'counter'>, Counter>;
@@ -131,11 +294,14 @@ export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics 
     },
     sfd_key_not_after_timestamp_seconds: (g) => {
       g.reset();
-      for (const key of source?.keys() ?? []) if (key.notAfterMs !== null) g.set({ profile: key.profile, access_key_id: key.accessKeyId }, key.notAfterMs / 1000);
+      for (const key of source?.keys() ?? [])
+        if (key.notAfterMs !== null)
+          g.set({ profile: key.profile, access_key_id: key.accessKeyId }, key.notAfterMs / 1000);
     },
     sfd_key_current: (g) => {
       g.reset();
-      for (const key of source?.keys() ?? []) g.set({ profile: key.profile, access_key_id: key.accessKeyId }, key.current ? 1 : 0);
+      for (const key of source?.keys() ?? [])
+        g.set({ profile: key.profile, access_key_id: key.accessKeyId }, key.current ? 1 : 0);
     },
     sfd_ready: (g) => g.set(source?.ready() ? 1 : 0),
     sfd_inflight_requests: (g) => g.set(readInflight()),
@@ -149,6 +315,7 @@ export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics 
     sfd_connections_open: (g) => {
       for (const [listener, read] of readConnections) g.set({ listener }, read());
     },
+    sfd_build_info: (g) => g.set({ version: VERSION }, 1),
     sfd_injector_certificate_expiry_timestamp_seconds: (g) => {
       const at = readCertificateExpiry();
       if (at !== null) g.set(at / 1000);
@@ -159,21 +326,50 @@ export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics 
     component === 'sidecar'
       ? {
           requests: createCounterFamily(registry, familyDefinition('sfd_requests_total')),
-          requestDuration: createHistogramFamily(registry, { ...familyDefinition('sfd_request_duration_seconds'), buckets: LATENCY_BUCKETS }),
-          upstreamDuration: createHistogramFamily(registry, { ...familyDefinition('sfd_upstream_duration_seconds'), buckets: LATENCY_BUCKETS }),
+          requestDuration: createHistogramFamily(registry, {
+            ...familyDefinition('sfd_request_duration_seconds'),
+            buckets: LATENCY_BUCKETS,
+          }),
+          upstreamDuration: createHistogramFamily(registry, {
+            ...familyDefinition('sfd_upstream_duration_seconds'),
+            buckets: LATENCY_BUCKETS,
+          }),
         }
       : NO_PER_REQUEST;
   for (const definition of METRIC_DEFINITIONS) {
     if (isPerRequest(definition.name) || !definition.for.includes(component)) continue;
-    const base = { name: definition.name, help: definition.help, labelNames: [...definition.labels], registers: [registry] };
+    const base = {
+      name: definition.name,
+      help: definition.help,
+      labelNames: [...definition.labels],
+      registers: [registry],
+    };
     if (definition.type === 'counter') {
       const collect = counterCollectors[definition.name];
-      counters[definition.name] = new Counter(collect ? { ...base, collect(this: Counter) { collect(this); } } : base);
-    }
-    else if (definition.type === 'histogram') histograms[definition.name] = new Histogram({ ...base, buckets: LATENCY_BUCKETS });
+      counters[definition.name] = new Counter(
+        collect
+          ? {
+              ...base,
+              collect(this: Counter) {
+                collect(this);
+              },
+            }
+          : base,
+      );
+    } else if (definition.type === 'histogram')
+      histograms[definition.name] = new Histogram({ ...base, buckets: LATENCY_BUCKETS });
     else {
       const collect = collectors[definition.name];
-      gauges[definition.name] = new Gauge(collect ? { ...base, collect(this: Gauge) { collect(this); } } : base);
+      gauges[definition.name] = new Gauge(
+        collect
+          ? {
+              ...base,
+              collect(this: Gauge) {
+                collect(this);
+              },
+            }
+          : base,
+      );
     }
   }
   return {

@@ -1,4 +1,4 @@
-// What the notification relay reports, and its Prometheus implementation (issue #8).
+// What the notification relay reports, and its Prometheus implementation.
 import type { Metrics } from './metrics.js';
 
 export type NotifyResult = 'delivered' | 'duplicate' | 'invalid' | 'refused' | 'app_error';
@@ -14,7 +14,8 @@ export interface NotifyObserver {
 
 export function createNotifyObserver(metrics: Metrics): NotifyObserver {
   // Both series from the start, so that the first letter the file cannot take shows as an increase.
-  for (const result of ['kept', 'not_kept'] as const) metrics.counters.sfd_notification_dead_letters_total.inc({ result }, 0);
+  for (const result of ['kept', 'not_kept'] as const)
+    metrics.counters.sfd_notification_dead_letters_total.inc({ result }, 0);
   return {
     notification: (type, status, result) => metrics.counters.sfd_notifications_total.inc({ type, status, result }),
     deliveryTook: (seconds) => metrics.histograms.sfd_notification_delivery_duration_seconds.observe(seconds),

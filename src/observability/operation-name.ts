@@ -1,7 +1,14 @@
-// The bounded `operation` label (issue #4): a name from the known routes (spec, Endpoints;
-// field-notes §3), never a raw path. Paths are the caller's, before any upstream prefix.
+// The bounded `operation` label: a name from the gateway's known routes, never a raw
+// path. Paths are the caller's, before any upstream prefix.
 
-export const OPERATIONS = ['getCustomer', 'getCustomerChildren', 'getRateLimit', 'deleteRateLimit', 'upsertRateLimit', 'other'] as const;
+export const OPERATIONS = [
+  'getCustomer',
+  'getCustomerChildren',
+  'getRateLimit',
+  'deleteRateLimit',
+  'upsertRateLimit',
+  'other',
+] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 const CUSTOMER = /^\/v1\.[12]\/customer(?:\/\d+)?\/?$/;
@@ -20,7 +27,7 @@ export function operationOf(method: string, path: string): Operation {
   return 'other';
 }
 
-/** Upstream error codes counted by name (field-notes §3 and the spec's Errors); others are `other`. */
+/** Upstream error codes counted by name; others are `other`. */
 export const DOCUMENTED_ERROR_CODES = new Set([
   'Request.BadRequest',
   'CustomerId.Invalid',

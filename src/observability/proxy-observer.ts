@@ -1,5 +1,5 @@
 // What the signing handler reports, and its Prometheus implementation: requests, latencies, upstream
-// and sidecar errors, in-flight count, clock skew and re-signed retries (issue #4).
+// and sidecar errors, in-flight count, clock skew and re-signed retries.
 import { statusClass, type Metrics } from './metrics.js';
 import { errorCodeLabel, type Operation } from './operation-name.js';
 
@@ -12,6 +12,8 @@ export interface RequestLabels {
 
 export interface ProxyObserver {
   requestStarted(): void;
+  /** Requests started and not yet finished: the one count the overload check and the gauge read. */
+  requestsInFlight(): number;
   requestFinished(labels: RequestLabels, status: number, seconds: number): void;
   /** The upstream sent response headers `seconds` after the request was sent. */
   upstreamAnswered(labels: RequestLabels, status: number, seconds: number, dateHeader: string | undefined): void;
@@ -35,12 +37,15 @@ export function createProxyObserver(metrics: Metrics, now: () => number): ProxyO
     requestStarted: () => {
       inflight += 1;
     },
+    requestsInFlight: () => inflight,
     requestFinished(labels, status, seconds) {
       inflight -= 1;
       const method = methodLabel(labels.method);
       // Label values in the order of METRIC_DEFINITIONS.
       perRequest.requests.series([labels.profile, labels.operation, method, String(status)]).inc();
-      perRequest.requestDuration.series([labels.profile, labels.operation, method, statusClass(status)]).observe(seconds);
+      perRequest.requestDuration
+        .series([labels.profile, labels.operation, method, statusClass(status)])
+        .observe(seconds);
     },
     upstreamAnswered(labels, status, seconds, dateHeader) {
       perRequest.upstreamDuration.series([labels.profile, labels.operation, statusClass(status)]).observe(seconds);
@@ -50,7 +55,12 @@ export function createProxyObserver(metrics: Metrics, now: () => number): ProxyO
       if (!Number.isNaN(upstreamMs)) metrics.clockSkew.set((upstreamMs - now()) / 1000);
     },
     upstreamError(labels, status, code) {
-      counters.sfd_upstream_errors_total.inc({ profile: labels.profile, operation: labels.operation, status: String(status), error_code: errorCodeLabel(code) });
+      counters.sfd_upstream_errors_total.inc({
+        profile: labels.profile,
+        operation: labels.operation,
+        status: String(status),
+        error_code: errorCodeLabel(code),
+      });
     },
     sidecarError: (code) => counters.sfd_sidecar_errors_total.inc({ code }),
     resigned: (profile) => counters.sfd_resign_retries_total.inc({ profile }),

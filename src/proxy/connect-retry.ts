@@ -33,7 +33,11 @@ export interface AttemptFailure {
  */
 export type ConnectRetryPolicy = (failure: AttemptFailure, method: string, retriesSoFar: number) => number | null;
 
-export function createConnectRetryPolicy({ retries, methods, random = Math.random }: ConnectRetryOptions): ConnectRetryPolicy {
+export function createConnectRetryPolicy({
+  retries,
+  methods,
+  random = Math.random,
+}: ConnectRetryOptions): ConnectRetryPolicy {
   const retried = new Set(methods);
   return ({ code, reachedUpstream }, method, retriesSoFar) => {
     if (reachedUpstream || code === undefined || PERMANENT.test(code)) return null;

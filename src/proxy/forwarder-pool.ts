@@ -4,7 +4,7 @@ import { proxyFor, type EgressProxy } from '../config/egress-proxy.js';
 import type { UpstreamTarget } from '../config/parsers.js';
 import type { UpstreamConnectionCounts } from '../observability/metrics.js';
 import { createForwarder, type Forwarder, type ForwarderOptions } from './forwarder.js';
-import type { TunnelAgentFactory } from './tunnel-agent.js';
+import type { TunnelAgentFactory } from '../http/tunnel-agent.js';
 
 export interface ForwarderPool {
   get(upstream: UpstreamTarget): Forwarder;
@@ -20,15 +20,24 @@ export interface ForwarderPoolOptions extends Omit<ForwarderOptions, 'upstream' 
   readonly createTunnelAgent?: TunnelAgentFactory;
 }
 
-export function createForwarderPool({ egressProxy = null, createTunnelAgent, ...options }: ForwarderPoolOptions): ForwarderPool {
-  if (egressProxy && !createTunnelAgent) throw new Error('createForwarderPool: an egress proxy needs createTunnelAgent');
+export function createForwarderPool({
+  egressProxy = null,
+  createTunnelAgent,
+  ...options
+}: ForwarderPoolOptions): ForwarderPool {
+  if (egressProxy && !createTunnelAgent)
+    throw new Error('createForwarderPool: an egress proxy needs createTunnelAgent');
   const forwarders = new Map<string, Forwarder>();
   return {
     get(upstream) {
       let forwarder = forwarders.get(upstream.origin);
       if (!forwarder) {
         const proxy = proxyFor(egressProxy, upstream);
-        forwarder = createForwarder({ ...options, upstream, proxy: proxy && createTunnelAgent ? { url: proxy, createAgent: createTunnelAgent } : null });
+        forwarder = createForwarder({
+          ...options,
+          upstream,
+          proxy: proxy && createTunnelAgent ? { url: proxy, createAgent: createTunnelAgent } : null,
+        });
         forwarders.set(upstream.origin, forwarder);
       }
       return forwarder;

@@ -1,16 +1,24 @@
-// Which of the caller's headers go upstream, and in what order (issue #2, design "The path of one request"):
+// Which of the caller's headers go upstream, and in what order:
 // - the caller's Authorization, X-SFD-Date, X-SFD-Nonce and X-SFD-Signature-Version are dropped
 //   (the signer sets its own), and so are Host, Content-Type and Content-Length;
 // - hop-by-hop headers (RFC 9110 §7.6.1) and every header the Connection header names are dropped;
-// - the caller's other X-SFD-* headers go upstream and are returned for signing (spec: custom
-//   X-SFD- headers are canonical headers); every other header passes through unsigned;
+// - the caller's other X-SFD-* headers go upstream and are returned for signing (custom X-SFD-
+//   headers are canonical headers); every other header passes through unsigned;
 // - Host goes first (RFC 9110 §7.2), then the caller's headers in the caller's order, then the
 //   signer's; the values of a repeated name stay in order (RFC 9110 §5.3).
 import { connectionOptions, isRequestHopByHop, isResponseHopByHop } from '../http/hop-by-hop.js';
 import type { SignedHeaders } from '../signing/sign-request.js';
 import type { HeaderField } from '../signing/types.js';
 
-const REPLACED = new Set(['host', 'content-length', 'content-type', 'authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version']);
+const REPLACED = new Set([
+  'host',
+  'content-length',
+  'content-type',
+  'authorization',
+  'x-sfd-date',
+  'x-sfd-nonce',
+  'x-sfd-signature-version',
+]);
 
 /**
  * Header lines in the order they go upstream: name, value, name, value... Each name appears once (in
@@ -31,7 +39,10 @@ export interface PreparedHeaders {
  * @param rawHeaders Node's `rawHeaders`: name, value, name, value...
  * @param privateHeader a lowercase header meant for the sidecar alone (SFD_PROFILE_HEADER), or null
  */
-export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHeader: string | null = null): PreparedHeaders {
+export function prepareOutgoingHeaders(
+  rawHeaders: readonly string[],
+  privateHeader: string | null = null,
+): PreparedHeaders {
   const named = connectionOptions(rawHeaders);
   const lines: HeaderLines = [];
   /** Where each lowercase name's value sits in `lines`. */
@@ -57,10 +68,14 @@ export function prepareOutgoingHeaders(rawHeaders: readonly string[], privateHea
 
 /**
  * The request's header lines for one attempt: Host, the caller's lines, the signer's other headers in
- * the spec's order, and the body's length when there is one to frame (a new list per attempt: a
+ * canonical order, and the body's length when there is one to frame (a new list per attempt: a
  * retry is signed again).
  */
-export function upstreamHeaderLines(callerLines: HeaderLines, signed: SignedHeaders, contentLength: number | null): HeaderLines {
+export function upstreamHeaderLines(
+  callerLines: HeaderLines,
+  signed: SignedHeaders,
+  contentLength: number | null,
+): HeaderLines {
   const lines: HeaderLines = ['Host', signed.Host];
   for (let i = 0; i < callerLines.length; i++) lines.push(callerLines[i]!);
   for (const name in signed) if (name !== 'Host') lines.push(name, signed[name as keyof SignedHeaders]!);
@@ -91,7 +106,7 @@ const SENDABLE_REASON = /^[\t\x20-\x7e\x80-\xff]*$/;
 /**
  * The upstream's reason phrase when Node can send it, else undefined (Node's standard phrase for the
  * status). A reason phrase carries no meaning (RFC 9112 §4: a client should ignore it), and one with a
- * DEL character, which Node's parser lets through but `writeHead` refuses, ended the process.
+ * DEL character, which Node's parser lets through, makes `writeHead` throw.
  */
 export function sendableReason(reason: string | undefined): string | undefined {
   return reason !== undefined && SENDABLE_REASON.test(reason) ? reason : undefined;

@@ -1,4 +1,4 @@
-// One proxied request's log line (issue #4): what the signing handler records as the request goes,
+// One proxied request's log line: what the signing handler records as the request goes,
 // logged once when the caller's connection closes, for every request or only failed ones (SFD_REQUEST_LOG).
 import type { RequestLogMode } from '../config/settings.js';
 import { operationOf, type Operation } from '../observability/operation-name.js';
@@ -33,7 +33,14 @@ export type RequestRecord = {
  * refused and signed again with another key.
  */
 export function requestFailed(record: RequestRecord): boolean {
-  return record.status === undefined || record.status === 0 || record.status >= 400 || record.errorCode !== undefined || record.completed === false || record.resigned === true;
+  return (
+    record.status === undefined ||
+    record.status === 0 ||
+    record.status >= 400 ||
+    record.errorCode !== undefined ||
+    record.completed === false ||
+    record.resigned === true
+  );
 }
 
 /** The test deciding, once the request is over, whether its line is written. */

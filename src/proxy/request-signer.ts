@@ -1,5 +1,5 @@
 // Signs a request with a given key, host and form, taking a fresh date and nonce from the injected
-// clock and nonce source for every call, retries included (field-notes §2).
+// clock and nonce source for every call, retries included.
 import { createCachedDateFormatter } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
 import { signRequest, type SignResult } from '../signing/sign-request.js';
@@ -15,17 +15,20 @@ export interface SignableRequest {
 
 export interface SigningIdentity {
   readonly key: AccessKey;
-  /** The upstream Host value (field-notes §2). */
+  /** The upstream Host value. */
   readonly host: string;
   readonly options: SigningOptions;
 }
 
 export type RequestSigner = (request: SignableRequest, identity: SigningIdentity) => SignResult;
 
-export function createRequestSigner(deps: { readonly now: () => number; readonly nextNonce: NonceSource }): RequestSigner {
+export function createRequestSigner(deps: {
+  readonly now: () => number;
+  readonly nextNonce: NonceSource;
+}): RequestSigner {
   const formatDate = createCachedDateFormatter();
-  // Fields are copied one by one: an object spread here made V8 allocate about 4 KiB per request that
-  // survived into the old generation (measured with the sampling heap profiler), which doubled GC work.
+  // Fields are copied one by one: an object spread here makes V8 allocate per request an object that
+  // survives into the old generation, which doubles the garbage collector's work.
   return (request, identity) =>
     signRequest({
       method: request.method,

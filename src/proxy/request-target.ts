@@ -1,5 +1,5 @@
 // Where a request goes upstream: origin-form (`/path?query`) or absolute-form naming the configured
-// upstream host (issue #2). Bytes of path and query are kept exactly; the upstream's path prefix is
+// upstream host. Bytes of path and query are kept exactly; the upstream's path prefix is
 // prepended. The sidecar never sends credentials to a host the caller chose.
 import type { UpstreamTarget } from '../config/parsers.js';
 import type { SidecarErrorName } from '../errors.js';
@@ -10,7 +10,8 @@ export interface AcceptedTarget {
   readonly rawQuery: string | null;
 }
 
-export type RequestTarget = ({ readonly ok: true } & AcceptedTarget) | { readonly ok: false; readonly error: SidecarErrorName };
+export type RequestTarget =
+  ({ readonly ok: true } & AcceptedTarget) | { readonly ok: false; readonly error: SidecarErrorName };
 
 const ABSOLUTE_FORM = /^(https?):\/\/([^/?#]*)(.*)$/i;
 

@@ -1,6 +1,6 @@
 // When the gateway answers 401 Signature.NotMatch, logs (at warn, at most once per interval) the
-// structure of what was signed, so an operator can compare it with what the gateway expects
-// (issue #9): method, uri line, canonical headers, key id, body length and SHA-256, scheme, shape and
+// structure of what was signed, so an operator can compare it with what the gateway expects:
+// method, uri line, canonical headers, key id, body length and SHA-256, scheme, shape and
 // placement. Never the secret or the signature.
 import { createHash } from 'node:crypto';
 import type { Logger } from '../observability/logger.js';

@@ -1,11 +1,15 @@
 // Reads the `code` of an upstream error body while it streams to the caller, without delaying or
 // altering it: a second `data` listener keeps the first few KiB and parses them at the end.
 import type { IncomingMessage } from 'node:http';
-import { errorCodeOf } from './read-prefix.js';
+import { errorCodeOf } from '../http/read-prefix.js';
 
 const TAP_LIMIT = 8 * 1024;
 
-export function tapErrorCode(response: IncomingMessage, prefix: Buffer | null, onCode: (code: string | null) => void): void {
+export function tapErrorCode(
+  response: IncomingMessage,
+  prefix: Buffer | null,
+  onCode: (code: string | null) => void,
+): void {
   const chunks: Buffer[] = prefix ? [prefix] : [];
   let size = prefix?.length ?? 0;
   let reported = false;

@@ -1,4 +1,4 @@
-// The limits every listener puts on its callers (issue #7): the largest request head, the time a caller
+// The limits every listener puts on its callers: the largest request head, the time a caller
 // has to send the head and the whole request, and how long an idle connection stays open. Slower or
 // larger requests are refused by Node's parser (parser-refusals.ts). The notification relay faces
 // callers outside the pod, so it gets them too.
@@ -12,7 +12,11 @@ import type { Limits } from '../config/limits-config.js';
 
 export type CallerLimits = Pick<
   Limits,
-  'maxHeaderBytes' | 'clientHeadersTimeoutMs' | 'clientRequestTimeoutMs' | 'clientKeepAliveTimeoutMs' | 'clientMinBodyBytesPerSecond'
+  | 'maxHeaderBytes'
+  | 'clientHeadersTimeoutMs'
+  | 'clientRequestTimeoutMs'
+  | 'clientKeepAliveTimeoutMs'
+  | 'clientMinBodyBytesPerSecond'
 >;
 
 export function callerLimitOptions(limits: CallerLimits): ServerOptions {

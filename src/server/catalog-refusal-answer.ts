@@ -1,11 +1,10 @@
 // The sidecar's answer to a request refused before any handler saw it (parser-refusals.ts: Node's
 // parser refused it, or it is a CONNECT): the catalog error in the upstream's shape with a trace id of
 // the sidecar's own, and a log line that carries the same trace id and Node's code, never a byte of the
-// request. Issue #2: the sidecar's own failures answer with
-// `{code, message}` and an `x-sfd-trace-id` that can be found in its logs.
-import { SIDECAR_ERRORS, errorBody, type SidecarErrorSpec } from '../errors.js';
+// request.
+import { SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
-import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import { errorAnswer } from '../http/error-answer.js';
 import type { ParserRefusal, ParserRefusalKind, RefusalAnswer } from './parser-refusals.js';
 
 const SPEC_OF: Readonly<Record<ParserRefusalKind, SidecarErrorSpec>> = {
@@ -26,14 +25,32 @@ export interface RefusalReporting {
   readonly allow: string;
 }
 
-export function catalogRefusalAnswer({ logger, listener, count, allow }: RefusalReporting): (refusal: ParserRefusal) => RefusalAnswer {
+export function catalogRefusalAnswer({
+  logger,
+  listener,
+  count,
+  allow,
+}: RefusalReporting): (refusal: ParserRefusal) => RefusalAnswer {
   return ({ kind, parserCode }) => {
     const spec = SPEC_OF[kind];
-    const sidecarTraceId = newTraceId();
+    const answer = errorAnswer(spec, kind === 'connect' ? { headers: { Allow: allow } } : {});
+    const sidecarTraceId = answer.traceId;
     count?.(spec.code);
-    if (kind === 'connect') logger.warn('CONNECT refused: no listener opens tunnels', { listener, status: spec.status, errorCode: spec.code, sidecarTraceId });
-    else logger.warn('request refused by the HTTP parser', { listener, status: spec.status, errorCode: spec.code, parserCode, sidecarTraceId });
-    const headers = { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': sidecarTraceId };
-    return { status: spec.status, body: errorBody(spec), headers: kind === 'connect' ? { ...headers, Allow: allow } : headers };
+    if (kind === 'connect')
+      logger.warn('CONNECT refused: no listener opens tunnels', {
+        listener,
+        status: spec.status,
+        errorCode: spec.code,
+        sidecarTraceId,
+      });
+    else
+      logger.warn('request refused by the HTTP parser', {
+        listener,
+        status: spec.status,
+        errorCode: spec.code,
+        parserCode,
+        sidecarTraceId,
+      });
+    return answer;
   };
 }

@@ -7,11 +7,18 @@ import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { trackAnswers } from './drain-answers.js';
-import { deferContinue } from './expect-continue.js';
-import { errorBody, SIDECAR_ERRORS } from '../errors.js';
-import { JSON_CONTENT_TYPE, newTraceId } from '../proxy/send-error.js';
+import { deferContinue } from '../http/expect-continue.js';
+import { SIDECAR_ERRORS } from '../errors.js';
+import { errorAnswer } from '../http/error-answer.js';
 import { limitConnections, type ListenerConnections } from './connection-limit.js';
-import { answerParserRefusals, refuseRequest, requestHeadRefusal, writeRaw, type ParserRefusal, type RefusalAnswer } from './parser-refusals.js';
+import {
+  answerParserRefusals,
+  refuseRequest,
+  requestHeadRefusal,
+  writeRaw,
+  type ParserRefusal,
+  type RefusalAnswer,
+} from './parser-refusals.js';
 
 export interface FetchApp {
   fetch: (request: Request, env: never) => Response | Promise<Response>;
@@ -52,24 +59,31 @@ export function createHttpServer(app: FetchApp, options: HttpServerOptions): htt
   const { onParserRefusal } = options;
   // With its own refusals, the server refuses an HTTP/1.1 request without Host itself (logged, counted,
   // a trace id), instead of Node's bare 400; and what Node lets through but must be refused.
-  const serverOptions = { connectionsCheckingInterval: 1000, ...options.serverOptions, ...(onParserRefusal ? { requireHostHeader: false } : {}) };
+  const serverOptions = {
+    connectionsCheckingInterval: 1000,
+    ...options.serverOptions,
+    ...(onParserRefusal ? { requireHostHeader: false } : {}),
+  };
   const handle = (incoming: http.IncomingMessage, outgoing: http.ServerResponse): void => {
     const refusal = onParserRefusal ? requestHeadRefusal(incoming) : null;
     if (refusal) return refuseRequest(outgoing, onParserRefusal!(refusal));
     if (options.bypass?.(incoming, outgoing)) return;
     void listener(incoming, outgoing);
   };
-  const server: http.Server = options.tls ? https.createServer({ ...serverOptions, ...options.tls }, handle) : http.createServer(serverOptions, handle);
+  const server: http.Server = options.tls
+    ? https.createServer({ ...serverOptions, ...options.tls }, handle)
+    : http.createServer(serverOptions, handle);
   trackAnswers(server);
   if (options.connections) {
-    const full = SIDECAR_ERRORS.ConnectionsFull;
-    const refuse = (socket: Socket): void =>
-      writeRaw(socket, { status: full.status, body: errorBody(full), headers: { 'Content-Type': JSON_CONTENT_TYPE, 'x-sfd-trace-id': newTraceId() } });
+    const refuse = (socket: Socket): void => writeRaw(socket, errorAnswer(SIDECAR_ERRORS.ConnectionsFull));
     limitConnections(server, { ...options.connections, refuse, now: () => performance.now() });
   }
   if (options.continueOnRead) deferContinue(server);
   if (onParserRefusal) answerParserRefusals(server, onParserRefusal);
   // Without an answer of its own (the emulator), a CONNECT gets a bare 405 rather than a silent close.
-  else server.on('connect', (_request, socket: Duplex) => socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+  else
+    server.on('connect', (_request, socket: Duplex) =>
+      socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'),
+    );
   return server;
 }

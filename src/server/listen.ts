@@ -26,7 +26,8 @@ export class ListenError extends Error {
 /** @param setting the setting or flag the address comes from, named when the bind fails */
 export function listen(server: Server, address: ListenAddress, setting: string): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException): void => reject(new ListenError(setting, formatHostPort(address.host, address.port), error));
+    const onError = (error: NodeJS.ErrnoException): void =>
+      reject(new ListenError(setting, formatHostPort(address.host, address.port), error));
     server.once('error', onError);
     // No host: Node binds `::` (IPv4 callers too) or, without IPv6, `0.0.0.0`.
     server.listen(address.port, address.host === '' ? undefined : address.host, () => {

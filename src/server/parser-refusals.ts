@@ -7,6 +7,7 @@
 // it can still be the next thing the caller reads.
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import { responseOn } from '../http/node-internals.js';
 
 /**
  * `connect`: a CONNECT request (the listeners forward and sign HTTP requests; none opens tunnels).
@@ -16,7 +17,10 @@ export type ParserRefusalKind = 'malformed' | 'headersTooLarge' | 'timeout' | 'c
 
 export interface ParserRefusal {
   readonly kind: ParserRefusalKind;
-  /** Node's code for it (HPE_INVALID_METHOD, HPE_HEADER_OVERFLOW, ERR_HTTP_REQUEST_TIMEOUT...; `CONNECT` for a CONNECT): no request bytes. */
+  /**
+   * Node's code for it (HPE_INVALID_METHOD, HPE_HEADER_OVERFLOW, ERR_HTTP_REQUEST_TIMEOUT...; `CONNECT` for a
+   * CONNECT): no request bytes.
+   */
   readonly parserCode: string;
 }
 
@@ -33,11 +37,6 @@ export function refusalKindOf(code: string | undefined): ParserRefusalKind | nul
   // HPE_INVALID_EOF_STATE: the caller closed its side in the middle of a request; nobody is left to tell.
   if (code?.startsWith('HPE_') && code !== 'HPE_INVALID_EOF_STATE') return 'malformed';
   return null;
-}
-
-/** Node's private link from a socket to the response being written on it (used by Node's own code). */
-function responseOn(socket: Socket): ServerResponse | null {
-  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
 }
 
 /**
@@ -67,9 +66,12 @@ export function answerParserRefusals(server: Server, answer: (refusal: ParserRef
  */
 export function requestHeadRefusal(incoming: IncomingMessage): ParserRefusal | null {
   if (incoming.httpVersionMajor !== 1) {
-    return incoming.httpVersionMajor === 0 ? { kind: 'malformed', parserCode: 'HTTP_0_9' } : { kind: 'version', parserCode: 'HTTP_VERSION_NOT_SUPPORTED' };
+    return incoming.httpVersionMajor === 0
+      ? { kind: 'malformed', parserCode: 'HTTP_0_9' }
+      : { kind: 'version', parserCode: 'HTTP_VERSION_NOT_SUPPORTED' };
   }
-  if (incoming.headers.host === undefined) return incoming.httpVersionMinor >= 1 ? { kind: 'malformed', parserCode: 'MISSING_HOST_HEADER' } : null;
+  if (incoming.headers.host === undefined)
+    return incoming.httpVersionMinor >= 1 ? { kind: 'malformed', parserCode: 'MISSING_HOST_HEADER' } : null;
   let hosts = 0;
   for (let i = 0; i < incoming.rawHeaders.length; i += 2) {
     if (incoming.rawHeaders[i]!.length === 4 && incoming.rawHeaders[i]!.toLowerCase() === 'host') hosts += 1;

@@ -1,4 +1,4 @@
-// Canonical headers of signature scheme 2 (spec, "Signature algorithm (version 2)", step 1).
+// Canonical headers of signature scheme 2.
 import type { HeaderField } from './types.js';
 
 /** Spec step 1.1: Host plus every header whose lowercase name starts with x-sfd-. */
@@ -34,7 +34,7 @@ function compareByCharCode(a: string, b: string): number {
 
 /**
  * The canonical block when the caller sent no X-SFD-* header of its own: the signer's four fields,
- * already in the spec's order (host < x-sfd-date < x-sfd-nonce < x-sfd-signature-version), built
+ * already in canonical order (host < x-sfd-date < x-sfd-nonce < x-sfd-signature-version), built
  * without the general path's map, sort and joins (it runs on every request). Equal to
  * buildCanonicalHeaders over the same fields; a unit test holds the two together.
  */

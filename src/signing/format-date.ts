@@ -1,8 +1,8 @@
-// X-SFD-Date formatting (spec, Authentication: yyyyMMdd'T'HHmmss'Z', always UTC), cached per second.
+// X-SFD-Date formatting (yyyyMMdd'T'HHmmss'Z', always UTC), cached per second.
 
 const pad2 = (n: number): string => (n < 10 ? `0${n}` : String(n));
 
-/** Formats an epoch-milliseconds instant as the spec's X-SFD-Date, in UTC. */
+/** Formats an epoch-milliseconds instant as X-SFD-Date, in UTC. */
 export function formatSfdDate(epochMs: number): string {
   const d = new Date(epochMs);
   return (

@@ -1,4 +1,4 @@
-// HMAC-SHA256 over the string to sign, lowercase hex (spec step 3).
+// HMAC-SHA256 over the string to sign, lowercase hex.
 import { createHmac, type KeyObject } from 'node:crypto';
 
 /** Signs `prefix` (a byte string) followed by the raw body-position bytes. */

@@ -1,5 +1,5 @@
-// X-SFD-Nonce source (spec, Limits: 5 to 18 digits; field-notes §2: digits only, no leading zero,
-// fresh for every attempt). Uniqueness within a process is by construction, not by luck.
+// X-SFD-Nonce source: 5 to 18 digits, no leading zero, fresh for every attempt. Uniqueness within a process is by
+// construction, not by luck.
 import { randomInt } from 'node:crypto';
 
 export type NonceSource = () => string;

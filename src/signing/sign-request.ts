@@ -1,5 +1,5 @@
-// Signs one request: builds the headers the gateway requires (spec, "Common request headers") and
-// the Authorization value (spec, "Authorization header"). Pure: date and nonce are passed in.
+// Signs one request: builds the headers the gateway requires and the Authorization value
+// (docs/signing.md has the protocol). Pure: date and nonce are passed in.
 import { buildCanonicalHeaders, canonicalHeadersOfSignerFields } from './canonical-headers.js';
 import { computeSignature } from './hmac.js';
 import { selectSigningTarget } from './signing-target.js';
@@ -17,7 +17,7 @@ export interface SignInput {
   readonly path: string;
   /** Raw query without `?`, or null when there was no `?`. */
   readonly rawQuery: string | null;
-  /** The upstream host, with `:port` only when not the scheme's default (field-notes §2). */
+  /** The upstream host, with `:port` only when not the scheme's default . */
   readonly host: string;
   /** The caller's own X-SFD-* headers (signature headers already removed); signed under scheme 2. */
   readonly extraSfdHeaders: readonly HeaderField[];
@@ -28,7 +28,7 @@ export interface SignInput {
   readonly nonce: string;
 }
 
-/** The headers the signer adds or sets, in the spec's spelling. */
+/** The headers the signer adds or sets, in the gateway's spelling. */
 export interface SignedHeaders {
   readonly Host: string;
   readonly 'Content-Type': string;
@@ -95,5 +95,12 @@ export function signRequest(input: SignInput): SignResult {
         'X-SFD-Nonce': input.nonce,
         Authorization: authorization,
       };
-  return { headers, stringToSignPrefix, bodyPosition: target.bodyPosition, signature, canonicalHeaders, uri: target.uri };
+  return {
+    headers,
+    stringToSignPrefix,
+    bodyPosition: target.bodyPosition,
+    signature,
+    canonicalHeaders,
+    uri: target.uri,
+  };
 }

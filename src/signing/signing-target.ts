@@ -1,5 +1,5 @@
-// Which uri line and which bytes in the body position are signed (spec step 2; field-notes §1,
-// "Query parameters"; issue #2: placement `body` applies to GET and HEAD only).
+// Which uri line and which bytes in the body position are signed. The query's placement `body` applies
+// to GET and HEAD only: other methods always sign their body.
 import type { QueryPlacement } from './types.js';
 
 export interface SigningTarget {
@@ -8,6 +8,11 @@ export interface SigningTarget {
 }
 
 const QUERY_IN_BODY_METHODS = new Set(['GET', 'HEAD']);
+
+/** Whether the query is signed in the body's place, so that the body itself is not signed. */
+export function queryReplacesBody(method: string, rawQuery: string | null, placement: QueryPlacement): boolean {
+  return placement === 'body' && QUERY_IN_BODY_METHODS.has(method.toUpperCase()) && !!rawQuery;
+}
 
 /**
  * @param path the request path as forwarded (no query), a byte string

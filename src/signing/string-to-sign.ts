@@ -1,4 +1,4 @@
-// The string to sign for both schemes and every scheme 2 shape (spec step 2; field-notes §1).
+// The string to sign for both schemes and every scheme 2 shape.
 // Everything before the body is built as a byte string (latin1, one char per byte, as Node's HTTP
 // parser and client treat header and request-target bytes); the body is appended as raw bytes.
 import type { SignatureVersion, V2StringShape } from './types.js';
@@ -20,7 +20,7 @@ export interface StringToSignParts {
 export function buildStringToSignPrefix(p: StringToSignParts): string {
   const head = `${p.method.toUpperCase()}\n${p.uri}\n`;
   if (p.signatureVersion === '1') {
-    // field-notes §1, scheme 1: method LF uri LF date LF nonce LF accessKeyId LF body
+    // Scheme 1: method LF uri LF date LF nonce LF accessKeyId LF body
     return `${head}${p.date}\n${p.nonce}\n${p.accessKeyId}\n`;
   }
   switch (p.v2StringShape) {

@@ -1,15 +1,15 @@
 // Types shared by the signing modules: signature schemes, string shapes, query placements and keys.
 import type { KeyObject } from 'node:crypto';
 
-/** field-notes §1: scheme 1 (no version header) and scheme 2 (`X-SFD-Signature-Version: 2`). */
+/** Scheme 1 (no version header) and scheme 2 (`X-SFD-Signature-Version: 2`). */
 export const SIGNATURE_VERSIONS = ['2', '1'] as const;
 export type SignatureVersion = (typeof SIGNATURE_VERSIONS)[number];
 
-/** field-notes §1: the four readings of the scheme 2 string to sign. */
+/** The four readings of the scheme 2 string to sign. */
 export const V2_STRING_SHAPES = ['spec', 'no-extra-lf', 'no-keyid', 'no-keyid-no-extra-lf'] as const;
 export type V2StringShape = (typeof V2_STRING_SHAPES)[number];
 
-/** field-notes §1: where the query string of a GET/HEAD goes in the string to sign. */
+/** Where the query string of a GET/HEAD goes in the string to sign. */
 export const QUERY_PLACEMENTS = ['body', 'uri'] as const;
 export type QueryPlacement = (typeof QUERY_PLACEMENTS)[number];
 

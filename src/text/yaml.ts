@@ -22,7 +22,8 @@ export function readYamlDocument(
     ...(options.json ? { schema: 'json' as const } : {}),
   });
   const found = [...document.errors, ...document.warnings];
-  if (found.length > 0) return { ok: false, problems: found.map((error) => ({ code: error.code, offset: error.pos[0] })) };
+  if (found.length > 0)
+    return { ok: false, problems: found.map((error) => ({ code: error.code, offset: error.pos[0] })) };
   try {
     return { ok: true, value: document.toJS({ maxAliasCount: options.maxAliasCount }) as unknown };
   } catch {
@@ -72,7 +73,9 @@ export function readYamlStream(text: string): YamlStream {
       if (changed.size === 0) return text;
       const starts = documents.map((document, index) => (index === 0 ? 0 : (document.range?.[0] ?? text.length)));
       return documents
-        .map((document, index) => (changed.has(index) ? document.toString() : text.slice(starts[index], starts[index + 1] ?? text.length)))
+        .map((document, index) =>
+          changed.has(index) ? document.toString() : text.slice(starts[index], starts[index + 1] ?? text.length),
+        )
         .join('');
     },
   };

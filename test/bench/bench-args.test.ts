@@ -7,8 +7,14 @@ test('without arguments the proxies run on the bench Node in full form', (t) => 
 });
 
 test('--quick and --node in either order', (t) => {
-  t.deepEqual(parseBenchArgs(['--node', '/opt/node24/bin/node', '--quick'], '/usr/bin/node'), { quick: true, proxyNode: '/opt/node24/bin/node' });
-  t.deepEqual(parseBenchArgs(['--quick', '--node', '/opt/node24/bin/node'], '/usr/bin/node'), { quick: true, proxyNode: '/opt/node24/bin/node' });
+  t.deepEqual(parseBenchArgs(['--node', '/opt/node24/bin/node', '--quick'], '/usr/bin/node'), {
+    quick: true,
+    proxyNode: '/opt/node24/bin/node',
+  });
+  t.deepEqual(parseBenchArgs(['--quick', '--node', '/opt/node24/bin/node'], '/usr/bin/node'), {
+    quick: true,
+    proxyNode: '/opt/node24/bin/node',
+  });
 });
 
 test('an unknown argument or --node without a path is refused with the usage', (t) => {
@@ -19,5 +25,7 @@ test('an unknown argument or --node without a path is refused with the usage', (
 
 test('the version of a real Node binary is read; a path that is not one is named', (t) => {
   t.is(nodeVersionOf(process.execPath), process.version);
-  t.throws(() => nodeVersionOf('/nonexistent/node'), { message: /^--node \/nonexistent\/node: not a Node binary that runs here/ });
+  t.throws(() => nodeVersionOf('/nonexistent/node'), {
+    message: /^--node \/nonexistent\/node: not a Node binary that runs here/,
+  });
 });

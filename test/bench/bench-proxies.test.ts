@@ -22,7 +22,9 @@ async function startBenchServer(t: ExecutionContext, script: string, args: numbe
 }
 
 /** The bench upstream and the plain-node floor in front of it, as the bench starts them. */
-async function startFloorWithUpstream(t: ExecutionContext): Promise<{ upstream: ChildProcess; upstreamPort: number; proxyPort: number }> {
+async function startFloorWithUpstream(
+  t: ExecutionContext,
+): Promise<{ upstream: ChildProcess; upstreamPort: number; proxyPort: number }> {
   const upstreamPort = await freePort();
   const upstream = await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
   const proxyPort = await freePort();
@@ -34,27 +36,34 @@ async function upstreamConnections(port: number): Promise<number> {
   return (await send(`http://127.0.0.1:${port}/__stats`)).json<{ connections: number }>().connections;
 }
 
-test('the plain-node floor passes GET and POST answers through unchanged, on one reused upstream connection', async (t) => {
-  const { upstreamPort, proxyPort } = await startFloorWithUpstream(t);
+test(
+  'the plain-node floor passes GET and POST answers ' + 'through unchanged, on one reused upstream ' + 'connection',
+  async (t) => {
+    const { upstreamPort, proxyPort } = await startFloorWithUpstream(t);
 
-  const direct = await send(`http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`);
-  t.is(direct.status, 200);
-  t.is(direct.json().id, 12345);
-  const before = await upstreamConnections(upstreamPort);
+    const direct = await send(`http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`);
+    t.is(direct.status, 200);
+    t.is(direct.json().id, 12345);
+    const before = await upstreamConnections(upstreamPort);
 
-  const get = await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`);
-  t.is(get.status, 200);
-  t.deepEqual(get.body, direct.body);
-  t.regex(String(get.headers['x-sfd-trace-id']), /^[0-9a-f]{32}$/);
-  const post = await send(`http://127.0.0.1:${proxyPort}/cdn/v1.0/services/1/rateLimit`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.repeat(964) }),
-  });
-  t.is(post.status, 200);
-  t.deepEqual(post.body, direct.body);
-  t.is((await upstreamConnections(upstreamPort)) - before - 1, 1, 'both proxied requests used one upstream connection (the stats request opened its own)');
-});
+    const get = await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`);
+    t.is(get.status, 200);
+    t.deepEqual(get.body, direct.body);
+    t.regex(String(get.headers['x-sfd-trace-id']), /^[0-9a-f]{32}$/);
+    const post = await send(`http://127.0.0.1:${proxyPort}/cdn/v1.0/services/1/rateLimit`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ timeWindow: 30, requestLimit: 50, note: 'x'.repeat(964) }),
+    });
+    t.is(post.status, 200);
+    t.deepEqual(post.body, direct.body);
+    t.is(
+      (await upstreamConnections(upstreamPort)) - before - 1,
+      1,
+      'both proxied requests used one upstream connection (the stats request opened its own)',
+    );
+  },
+);
 
 test("the plain-node floor keeps a caller's idle connection as long as the sidecar does, not Node's 5 s", async (t) => {
   // Node closes an idle connection a second after its keep-alive timeout; a caller that reuses it at
@@ -77,26 +86,31 @@ test('the bench upstream answers a request asking for delayMs=N no sooner than N
   t.is(slow.json().id, 12345);
 });
 
-test('the bench upstream reports the most connections open at once that carried requests since the last read, leaving idle ones out', async (t) => {
-  const upstreamPort = await freePort();
-  await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
-  const url = `http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`;
-  const stats = async (): Promise<{ connections: number; peakOpen: number }> => (await send(`http://127.0.0.1:${upstreamPort}/__stats`)).json();
-  const threeSockets = new http.Agent({ keepAlive: true, maxSockets: 3 });
-  const oneSocket = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  t.teardown(() => {
-    threeSockets.destroy();
-    oneSocket.destroy();
-  });
-  await stats();
-  await Promise.all(Array.from({ length: 9 }, () => send(url, { agent: threeSockets })));
-  t.is((await stats()).peakOpen, 3, 'three keep-alive connections carried the nine requests');
-  // The three stay open and idle while another client's one connection carries requests.
-  await send(url, { agent: oneSocket });
-  await send(url, { agent: oneSocket });
-  t.is((await stats()).peakOpen, 1);
-  t.is((await stats()).peakOpen, 0, 'nothing was requested since the last read');
-});
+test(
+  'the bench upstream reports the most connections open at once that carried requests since the last read, ' +
+    'leaving idle ones out',
+  async (t) => {
+    const upstreamPort = await freePort();
+    await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
+    const url = `http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`;
+    const stats = async (): Promise<{ connections: number; peakOpen: number }> =>
+      (await send(`http://127.0.0.1:${upstreamPort}/__stats`)).json();
+    const threeSockets = new http.Agent({ keepAlive: true, maxSockets: 3 });
+    const oneSocket = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    t.teardown(() => {
+      threeSockets.destroy();
+      oneSocket.destroy();
+    });
+    await stats();
+    await Promise.all(Array.from({ length: 9 }, () => send(url, { agent: threeSockets })));
+    t.is((await stats()).peakOpen, 3, 'three keep-alive connections carried the nine requests');
+    // The three stay open and idle while another client's one connection carries requests.
+    await send(url, { agent: oneSocket });
+    await send(url, { agent: oneSocket });
+    t.is((await stats()).peakOpen, 1);
+    t.is((await stats()).peakOpen, 0, 'nothing was requested since the last read');
+  },
+);
 
 test('the plain-node floor answers 502 when its upstream is gone', async (t) => {
   const { upstream, proxyPort } = await startFloorWithUpstream(t);

@@ -22,9 +22,16 @@ test('rounds without errors that ran about as long as planned print nothing', (t
 test('a round with errors names its scenario, row and round (1-based) and each kind of error', (t) => {
   const lines = roundProblems([
     outcome({}),
-    outcome({ scenario: 'POST 1 KiB, concurrency 1', row: 'nginx', round: 2, errorKinds: { socket: 2, timeout: 1, status: 3 } }),
+    outcome({
+      scenario: 'POST 1 KiB, concurrency 1',
+      row: 'nginx',
+      round: 2,
+      errorKinds: { socket: 2, timeout: 1, status: 3 },
+    }),
   ]);
-  t.deepEqual(lines, ['POST 1 KiB, concurrency 1, nginx, round 3: 6 errors (1 timed out, 2 socket errors, 3 non-2xx answers)']);
+  t.deepEqual(lines, [
+    'POST 1 KiB, concurrency 1, nginx, round 3: 6 errors (1 timed out, 2 socket errors, 3 non-2xx answers)',
+  ]);
 });
 
 test('a round that took half again its planned time or more is reported as a stall, with or without errors', (t) => {
@@ -39,8 +46,14 @@ test('a round that took half again its planned time or more is reported as a sta
 });
 
 test('a single error of one kind is worded in the singular', (t) => {
-  t.deepEqual(roundProblems([outcome({ errorKinds: { socket: 1, timeout: 0, status: 0 } }), outcome({ round: 1, errorKinds: { socket: 0, timeout: 0, status: 1 } })]), [
-    'GET, concurrency 32, sidecar, round 1: 1 error (1 socket error)',
-    'GET, concurrency 32, sidecar, round 2: 1 error (1 non-2xx answer)',
-  ]);
+  t.deepEqual(
+    roundProblems([
+      outcome({ errorKinds: { socket: 1, timeout: 0, status: 0 } }),
+      outcome({ round: 1, errorKinds: { socket: 0, timeout: 0, status: 1 } }),
+    ]),
+    [
+      'GET, concurrency 32, sidecar, round 1: 1 error (1 socket error)',
+      'GET, concurrency 32, sidecar, round 2: 1 error (1 non-2xx answer)',
+    ],
+  );
 });

@@ -16,13 +16,18 @@ function dockerfileDir(text: string): string {
 const BUILD_STAGE = 'FROM node:24 AS build\nENV NODE_OPTIONS="--build-only"\nCMD ["--build-flag", "build.js"]\n';
 
 test('the runtime stage gives the options and the flags before the script, not the arguments after it', (t) => {
-  const dir = dockerfileDir(`${BUILD_STAGE}FROM distroless AS runtime\nENV NODE_OPTIONS="--a=1 --b"\nCMD ["--no-maglev", "--x=2", "dist/src/main.js", "serve", "--later"]\n`);
+  const dir = dockerfileDir(
+    `${BUILD_STAGE}FROM distroless AS runtime\nENV NODE_OPTIONS="--a=1 --b"\nCMD ["--no-maglev", "--x=2", ` +
+      `"dist/src/main.js", "serve", "--later"]\n`,
+  );
   t.is(shippedNodeOptions(dir), '--a=1 --b');
   t.deepEqual(shippedNodeFlags(dir), ['--no-maglev', '--x=2']);
 });
 
 test('a CMD that starts with the script has no flags', (t) => {
-  const dir = dockerfileDir(`${BUILD_STAGE}FROM distroless AS runtime\nENV NODE_OPTIONS=--a\nCMD ["dist/src/main.js", "serve"]\n`);
+  const dir = dockerfileDir(
+    `${BUILD_STAGE}FROM distroless AS runtime\nENV NODE_OPTIONS=--a\nCMD ["dist/src/main.js", "serve"]\n`,
+  );
   t.is(shippedNodeOptions(dir), '--a');
   t.deepEqual(shippedNodeFlags(dir), []);
 });

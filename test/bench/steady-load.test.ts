@@ -12,7 +12,10 @@ import { runNodeScript } from '../helpers/cli-process.js';
 const GENERATOR = fileURLToPath(new URL('../../bench/steady-load.js', import.meta.url));
 
 /** A server answering `status` (or never, for null) that records each request's arrival time in ms. */
-async function recordingServer(t: ExecutionContext, status: number | null): Promise<{ url: string; arrivals: number[]; bodies: string[] }> {
+async function recordingServer(
+  t: ExecutionContext,
+  status: number | null,
+): Promise<{ url: string; arrivals: number[]; bodies: string[] }> {
   const arrivals: number[] = [];
   const bodies: string[] = [];
   const server = http.createServer((request, response) => {
@@ -51,7 +54,10 @@ test('200 requests/s for 1 s arrive spread over the second, not in a burst at it
   // Evenly spaced, each 100 ms window holds 20; a sender that bursts each second's share holds all 200 in the first.
   t.true(Math.max(...windows) <= 100, `arrivals per 100 ms: ${windows.join(' ')}`);
   t.true(windows.filter((count) => count > 0).length >= 5, `arrivals per 100 ms: ${windows.join(' ')}`);
-  t.true(server.arrivals.at(-1)! - first >= 700, `the last request arrived ${Math.round(server.arrivals.at(-1)! - first)} ms after the first`);
+  t.true(
+    server.arrivals.at(-1)! - first >= 700,
+    `the last request arrived ${Math.round(server.arrivals.at(-1)! - first)} ms after the first`,
+  );
   t.true(report.p50Us > 0 && report.p50Us <= report.p99Us && report.p99Us <= report.p999Us);
 });
 
@@ -64,10 +70,18 @@ test('a POST body is sent, and answers above 399 are counted as such', async (t)
 
 test('requests left unanswered are timeouts, and a refused connection is a socket error', async (t) => {
   const silent = await recordingServer(t, null);
-  t.like(await runSteadyLoad({ url: silent.url, rate: 20, seconds: 0.25, maxConnections: 5, timeoutMs: 200 }), { requests: 0, timeouts: 5, socketErrors: 0 });
+  t.like(await runSteadyLoad({ url: silent.url, rate: 20, seconds: 0.25, maxConnections: 5, timeoutMs: 200 }), {
+    requests: 0,
+    timeouts: 5,
+    socketErrors: 0,
+  });
 
   const closedPort = await freePort(); // nothing listens there
-  t.like(await runSteadyLoad({ url: `http://127.0.0.1:${closedPort}/`, rate: 20, seconds: 0.25, maxConnections: 5 }), { requests: 0, socketErrors: 5, timeouts: 0 });
+  t.like(await runSteadyLoad({ url: `http://127.0.0.1:${closedPort}/`, rate: 20, seconds: 0.25, maxConnections: 5 }), {
+    requests: 0,
+    socketErrors: 5,
+    timeouts: 0,
+  });
 });
 
 test('bad arguments get the usage and exit 2; a run too short for one request reports none', async (t) => {
@@ -75,5 +89,9 @@ test('bad arguments get the usage and exit 2; a run too short for one request re
   t.is(code, 2);
   t.regex(stderr, /^usage: steady-load\.js URL RATE SECONDS MAX_CONNECTIONS/);
 
-  t.like(await runSteadyLoad({ url: 'http://127.0.0.1:9/', rate: 1, seconds: 0.1, maxConnections: 1 }), { requests: 0, socketErrors: 0, timeouts: 0 });
+  t.like(await runSteadyLoad({ url: 'http://127.0.0.1:9/', rate: 1, seconds: 0.1, maxConnections: 1 }), {
+    requests: 0,
+    socketErrors: 0,
+    timeouts: 0,
+  });
 });

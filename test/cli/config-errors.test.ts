@@ -41,14 +41,30 @@ test('every problem is listed in one message and the process exits 2', async (t)
 
 test('a secret given twice, and a secret file that cannot be read, are named without their values', async (t) => {
   const both = await runCli(['serve'], {
-    env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: TEST_SECRET, SFD_ACCESS_KEY_SECRET_FILE: '/nope' },
+    env: {
+      SFD_UPSTREAM_URL: 'https://gw.example.com',
+      SFD_ACCESS_KEY_ID: 'AK1',
+      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+      SFD_ACCESS_KEY_SECRET_FILE: '/nope',
+    },
   });
   t.is(both.code, 2);
   t.true(both.stderr.includes('SFD_ACCESS_KEY_SECRET and SFD_ACCESS_KEY_SECRET_FILE: set only one of them'));
   t.false(both.stderr.includes(TEST_SECRET));
-  const missing = await runCli(['serve'], { env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET_FILE: '/nope/secret' } });
+  const missing = await runCli(['serve'], {
+    env: {
+      SFD_UPSTREAM_URL: 'https://gw.example.com',
+      SFD_ACCESS_KEY_ID: 'AK1',
+      SFD_ACCESS_KEY_SECRET_FILE: '/nope/secret',
+    },
+  });
   t.is(missing.code, 2);
-  t.true(missing.stderr.includes('SFD_ACCESS_KEY_SECRET_FILE (from the environment): must name a readable regular file ("/nope/secret": does not exist (ENOENT))'));
+  t.true(
+    missing.stderr.includes(
+      'SFD_ACCESS_KEY_SECRET_FILE (from the environment): must name a readable regular file ("/nope/secret": ' +
+        'does not exist (ENOENT))',
+    ),
+  );
 });
 
 test('in production, nothing configured is an error rather than the demo', async (t) => {
@@ -66,10 +82,21 @@ test('a key without an upstream is an error, not the demo', async (t) => {
 
 test('a .env file is read; the environment wins over it and flags win over the environment', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sfd-env-'));
-  writeFileSync(join(dir, '.env'), 'SFD_UPSTREAM_URL=ftp://from-dotenv\nSFD_SIGNATURE_VERSION=7\nSFD_QUERY_PLACEMENT=fromfile\n');
-  const run = await runCli(['serve', '--query-placement', 'fromflag'], { cwd: dir, env: { SFD_SIGNATURE_VERSION: '8', SFD_QUERY_PLACEMENT: 'fromenv' } });
+  writeFileSync(
+    join(dir, '.env'),
+    'SFD_UPSTREAM_URL=ftp://from-dotenv\nSFD_SIGNATURE_VERSION=7\nSFD_QUERY_PLACEMENT=fromfile\n',
+  );
+  const run = await runCli(['serve', '--query-placement', 'fromflag'], {
+    cwd: dir,
+    env: { SFD_SIGNATURE_VERSION: '8', SFD_QUERY_PLACEMENT: 'fromenv' },
+  });
   t.is(run.code, 2);
-  t.true(run.stderr.includes('SFD_UPSTREAM_URL (from the dotenv file): must be an http:// or https:// base URL like https://host[:port][/prefix], without user, query or fragment (got "ftp://from-dotenv")'));
+  t.true(
+    run.stderr.includes(
+      'SFD_UPSTREAM_URL (from the dotenv file): must be an http:// or https:// base URL like ' +
+        'https://host[:port][/prefix], without user, query or fragment (got "ftp://from-dotenv")',
+    ),
+  );
   t.true(run.stderr.includes('SFD_SIGNATURE_VERSION (from the environment): must be one of 2, 1 (got "8")'));
   t.true(run.stderr.includes('SFD_QUERY_PLACEMENT (from the flag): must be one of body, uri (got "fromflag")'));
 });
@@ -85,18 +112,26 @@ test('SFD_ENV_FILE names another dotenv file, and a missing one is an error', as
   t.true(missing.stderr.includes('SFD_ENV_FILE: must name an existing dotenv file'));
 });
 
-test('the --env-file flag: an existing file is read; a missing one stops the process with its path named', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sfd-env-'));
-  writeFileSync(join(dir, 'flag.env'), 'SFD_LISTEN=from-flag-file\n');
-  const named = await runCli(['serve', '--env-file', join(dir, 'flag.env')], { cwd: dir });
-  t.is(named.code, 2);
-  t.true(named.stderr.includes('SFD_LISTEN (from the dotenv file): must be HOST:PORT, or :PORT for every address (IPv4 and IPv6), for example 127.0.0.1:8080, [::1]:8080 or :9090 (got "from-flag-file")'));
-  // Node itself also reads --env-file after the script path (nodejs/node#54232) and exits 9 on a
-  // missing file before the sidecar runs; either way the user sees a non-zero exit naming the path.
-  const missing = await runCli(['serve', '--env-file', join(dir, 'missing.env')], { cwd: dir });
-  t.not(missing.code, 0);
-  t.true(missing.stderr.includes(join(dir, 'missing.env')));
-});
+test(
+  'the --env-file flag: an existing file is read; a ' + 'missing one stops the process with its path named',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sfd-env-'));
+    writeFileSync(join(dir, 'flag.env'), 'SFD_LISTEN=from-flag-file\n');
+    const named = await runCli(['serve', '--env-file', join(dir, 'flag.env')], { cwd: dir });
+    t.is(named.code, 2);
+    t.true(
+      named.stderr.includes(
+        'SFD_LISTEN (from the dotenv file): must be HOST:PORT, or :PORT for every address (IPv4 and IPv6), for ' +
+          'example 127.0.0.1:8080, [::1]:8080 or :9090 (got "from-flag-file")',
+      ),
+    );
+    // Node itself also reads --env-file after the script path (nodejs/node#54232) and exits 9 on a
+    // missing file before the sidecar runs; either way the user sees a non-zero exit naming the path.
+    const missing = await runCli(['serve', '--env-file', join(dir, 'missing.env')], { cwd: dir });
+    t.not(missing.code, 0);
+    t.true(missing.stderr.includes(join(dir, 'missing.env')));
+  },
+);
 
 test('an unknown flag and an unknown command are refused with usage', async (t) => {
   const flag = await runCli(['serve', '--no-such-flag', 'x']);
@@ -121,44 +156,84 @@ const relayOn = {
   SFD_NOTIFY_FORWARD_URL: 'http://127.0.0.1:3000/hooks/sfd',
 };
 
-test('an allow-list entry with an empty prefix (10.0.0.0/) stops the process instead of allowing every address', async (t) => {
-  const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_ALLOWED_CIDRS: '203.0.113.0/24, 10.0.0.0/' } });
-  t.is(run.code, 2);
-  t.true(run.stderr.includes('SFD_NOTIFY_ALLOWED_CIDRS (from the environment): must be a comma-separated list of addresses or CIDR ranges'), run.stderr);
-  t.true(run.stderr.includes('(bad entry: 10.0.0.0/)'));
-});
+test(
+  'an allow-list entry with an empty prefix (10.0.0.0/) ' + 'stops the process instead of allowing every address',
+  async (t) => {
+    const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_ALLOWED_CIDRS: '203.0.113.0/24, 10.0.0.0/' } });
+    t.is(run.code, 2);
+    t.true(
+      run.stderr.includes(
+        'SFD_NOTIFY_ALLOWED_CIDRS (from the environment): must be a comma-separated list of addresses or CIDR ranges',
+      ),
+      run.stderr,
+    );
+    t.true(run.stderr.includes('(bad entry: 10.0.0.0/)'));
+  },
+);
 
 test('a dead-letter cap below 1024 bytes stops the process with the allowed range', async (t) => {
   const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '100' } });
   t.is(run.code, 2);
-  t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES (from the environment): must be a whole number from 1024 to 1099511627776'), run.stderr);
+  t.true(
+    run.stderr.includes(
+      'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES (from the environment): must be a whole number from 1024 to 1099511627776',
+    ),
+    run.stderr,
+  );
 });
 
 test('a dead-letter cap too small for the largest notification accepted stops the process', async (t) => {
-  const limits = { SFD_NOTIFY_DEAD_LETTER_DIR: tmpdir(), SFD_NOTIFY_MAX_BODY_BYTES: '65536', SFD_MAX_HEADER_BYTES: '16384' };
+  const limits = {
+    SFD_NOTIFY_DEAD_LETTER_DIR: tmpdir(),
+    SFD_NOTIFY_MAX_BODY_BYTES: '65536',
+    SFD_MAX_HEADER_BYTES: '16384',
+  };
   const run = await runCli(['serve'], { env: { ...relayOn, ...limits, SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: '495615' } });
   t.is(run.code, 2);
-  t.true(run.stderr.includes('SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be at least 495616, so that the dead-letter file can take the largest notification accepted'), run.stderr);
+  t.true(
+    run.stderr.includes(
+      'SFD_NOTIFY_DEAD_LETTER_MAX_BYTES: must be at least 495616, so that the dead-letter file can take the ' +
+        'largest notification accepted',
+    ),
+    run.stderr,
+  );
 });
 
-test('a dead-letter directory that is missing or is a file stops the process at start, before any listener stays open', async (t) => {
-  const dir = mkdtempSync(join(tmpdir(), 'sfd-dl-dir-'));
-  writeFileSync(join(dir, 'a-file'), '');
-  for (const [path, problem] of [
-    [join(dir, 'missing'), 'does not exist'],
-    [join(dir, 'a-file'), 'is not a directory'],
-  ] as const) {
-    const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_DEAD_LETTER_DIR: path } });
-    t.is(run.code, 2);
-    t.true(run.stderr.includes(`SFD_NOTIFY_DEAD_LETTER_DIR: ${path} ${problem}; it must be a directory this process can write`), run.stderr);
-  }
-});
+test(
+  'a dead-letter directory that is missing or is a file stops the process at start, before any listener stays ' +
+    'open',
+  async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sfd-dl-dir-'));
+    writeFileSync(join(dir, 'a-file'), '');
+    for (const [path, problem] of [
+      [join(dir, 'missing'), 'does not exist'],
+      [join(dir, 'a-file'), 'is not a directory'],
+    ] as const) {
+      const run = await runCli(['serve'], { env: { ...relayOn, SFD_NOTIFY_DEAD_LETTER_DIR: path } });
+      t.is(run.code, 2);
+      t.true(
+        run.stderr.includes(
+          `SFD_NOTIFY_DEAD_LETTER_DIR: ${path} ${problem}; it must be a directory this process can write`,
+        ),
+        run.stderr,
+      );
+    }
+  },
+);
 
 test('an SFD_UPSTREAM_PROXY the sidecar cannot use stops it, named and without its password', async (t) => {
   const run = await runCli(['serve'], {
-    env: { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: TEST_SECRET, SFD_UPSTREAM_PROXY: 'socks5://me:hunter2-proxy@proxy:1080' },
+    env: {
+      SFD_UPSTREAM_URL: 'https://gw.example.com',
+      SFD_ACCESS_KEY_ID: 'AK1',
+      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+      SFD_UPSTREAM_PROXY: 'socks5://me:hunter2-proxy@proxy:1080',
+    },
   });
   t.is(run.code, 2);
-  t.true(run.stderr.includes('SFD_UPSTREAM_PROXY (from the environment): must be an http:// or https:// proxy URL'), run.stderr);
+  t.true(
+    run.stderr.includes('SFD_UPSTREAM_PROXY (from the environment): must be an http:// or https:// proxy URL'),
+    run.stderr,
+  );
   t.false(run.stderr.includes('hunter2-proxy'));
 });

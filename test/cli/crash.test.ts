@@ -31,7 +31,10 @@ test('an uncaught exception ends the sidecar with a "crashed" log line, its stac
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-  t.true(lines.some((line) => line.event === 'request' && line.status === 502), 'the request line buffered before the crash is written');
+  t.true(
+    lines.some((line) => line.event === 'request' && line.status === 502),
+    'the request line buffered before the crash is written',
+  );
   t.like(lines.at(-1), { event: 'crashed', level: 'fatal', errorCode: 'Error', errorMessage: 'a bug nobody caught' });
   t.regex(sidecar.stderr(), /sfd-sidecar: crashed: Error: a bug nobody caught\n\s+at /);
   t.false(sidecar.stdout().includes(TEST_SECRET) || sidecar.stderr().includes(TEST_SECRET));

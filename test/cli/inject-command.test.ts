@@ -19,9 +19,11 @@ const inject = (...args: string[]): Promise<Finished> => runCli(['inject', '--ke
 type Template = { metadata?: { annotations?: Record<string, string> }; spec: Parameters<typeof checkSidecarPod>[1] };
 const TEMPLATE: Record<string, (o: K8sObject) => Template> = {
   Pod: (o) => o as unknown as Template,
-  CronJob: (o) => (o as unknown as { spec: { jobTemplate: { spec: { template: Template } } } }).spec.jobTemplate.spec.template,
+  CronJob: (o) =>
+    (o as unknown as { spec: { jobTemplate: { spec: { template: Template } } } }).spec.jobTemplate.spec.template,
 };
-const templateOf = (object: K8sObject): Template => (TEMPLATE[object.kind] ?? ((o) => (o as unknown as { spec: { template: Template } }).spec.template))(object);
+const templateOf = (object: K8sObject): Template =>
+  (TEMPLATE[object.kind] ?? ((o) => (o as unknown as { spec: { template: Template } }).spec.template))(object);
 
 function objectsOf(stdout: string): K8sObject[] {
   if (/^\s*\{/.test(stdout) && !stdout.includes('\n---\n')) {
@@ -32,7 +34,11 @@ function objectsOf(stdout: string): K8sObject[] {
 }
 
 /** Every object is valid; those with a pod template carry one sidecar that passes the workload checks. */
-function checkOutput(t: Parameters<typeof checkSidecarPod>[0], stdout: string, expectInjected: Record<string, 'native' | 'classic'>): K8sObject[] {
+function checkOutput(
+  t: Parameters<typeof checkSidecarPod>[0],
+  stdout: string,
+  expectInjected: Record<string, 'native' | 'classic'>,
+): K8sObject[] {
   const objects = objectsOf(stdout);
   for (const object of objects) {
     t.notThrows(() => validateObject(object), `${object.kind}/${object.metadata.name} is valid`);
@@ -46,36 +52,57 @@ function checkOutput(t: Parameters<typeof checkSidecarPod>[0], stdout: string, e
   return objects;
 }
 
-test('an application on 8080: the sidecar moves to 18080 and says so; the Service and the comments are left as they were', async (t) => {
-  const run = await inject(fixture('deployment-app-on-8080.yaml'));
-  t.is(run.code, 0, run.stderr);
-  t.regex(run.stderr, /injected Deployment\/billing in namespace billing/);
-  t.regex(run.stderr, /note: the signing port 8080 is declared by container app: the sidecar uses 18080/);
-  const [deployment] = checkOutput(t, run.stdout, { 'Deployment/billing': 'native' });
-  const app = templateOf(deployment!).spec.containers.find((c) => c.name === 'app')!;
-  t.deepEqual(app.env, [{ name: 'LOG_LEVEL', value: 'info' }, { name: 'SFD_SIDECAR_URL', value: 'http://127.0.0.1:18080' }]);
-  t.true(run.stdout.includes('image: example/billing:1.2 # pinned by the release'));
-  const source = readFileSync(fixture('deployment-app-on-8080.yaml'), 'utf8');
-  t.true(run.stdout.endsWith(source.slice(source.indexOf('---'))), 'the Service document, byte for byte');
-});
+test(
+  'an application on 8080: the sidecar moves to 18080 and says so; the Service and the comments are left as they ' +
+    'were',
+  async (t) => {
+    const run = await inject(fixture('deployment-app-on-8080.yaml'));
+    t.is(run.code, 0, run.stderr);
+    t.regex(run.stderr, /injected Deployment\/billing in namespace billing/);
+    t.regex(run.stderr, /note: the signing port 8080 is declared by container app: the sidecar uses 18080/);
+    const [deployment] = checkOutput(t, run.stdout, { 'Deployment/billing': 'native' });
+    const app = templateOf(deployment!).spec.containers.find((c) => c.name === 'app')!;
+    t.deepEqual(app.env, [
+      { name: 'LOG_LEVEL', value: 'info' },
+      { name: 'SFD_SIDECAR_URL', value: 'http://127.0.0.1:18080' },
+    ]);
+    t.true(run.stdout.includes('image: example/billing:1.2 # pinned by the release'));
+    const source = readFileSync(fixture('deployment-app-on-8080.yaml'), 'utf8');
+    t.true(run.stdout.endsWith(source.slice(source.indexOf('---'))), 'the Service document, byte for byte');
+  },
+);
 
-test('existing init containers, a pod security context, an app on the admin port and its own prometheus annotations', async (t) => {
-  const run = await inject(fixture('statefulset-init-and-security.yaml'));
-  t.is(run.code, 0, run.stderr);
-  const [statefulSet] = checkOutput(t, run.stdout, { 'StatefulSet/ledger': 'native' });
-  const template = templateOf(statefulSet!);
-  t.deepEqual(template.spec.initContainers!.map((c) => c.name), ['sfd-sidecar', 'migrate']);
-  t.regex(run.stderr, /the admin port 9090 is declared by container ledger: the sidecar uses 19090/);
-  t.regex(run.stderr, /prometheus\.io annotations are left as they are/);
-  t.is(template.metadata?.annotations?.['prometheus.io/port'], '9100');
-  t.like(template.metadata?.annotations, { 'sfd-sidecar.io/profile': 'payroll', 'sfd-sidecar.io/status': 'injected' });
-});
+test(
+  'existing init containers, a pod security context, an ' +
+    'app on the admin port and its own prometheus ' +
+    'annotations',
+  async (t) => {
+    const run = await inject(fixture('statefulset-init-and-security.yaml'));
+    t.is(run.code, 0, run.stderr);
+    const [statefulSet] = checkOutput(t, run.stdout, { 'StatefulSet/ledger': 'native' });
+    const template = templateOf(statefulSet!);
+    t.deepEqual(
+      template.spec.initContainers!.map((c) => c.name),
+      ['sfd-sidecar', 'migrate'],
+    );
+    t.regex(run.stderr, /the admin port 9090 is declared by container ledger: the sidecar uses 19090/);
+    t.regex(run.stderr, /prometheus\.io annotations are left as they are/);
+    t.is(template.metadata?.annotations?.['prometheus.io/port'], '9100');
+    t.like(template.metadata?.annotations, {
+      'sfd-sidecar.io/profile': 'payroll',
+      'sfd-sidecar.io/status': 'injected',
+    });
+  },
+);
 
 test('a host-network DaemonSet is refused by name, with exit 1 and nothing on stdout', async (t) => {
   const run = await inject(fixture('daemonset-host-network.yaml'));
   t.is(run.code, 1);
   t.is(run.stdout, '');
-  t.regex(run.stderr, /error: DaemonSet\/node-agent \(.*daemonset-host-network\.yaml, document 1\): the pod uses the host network/);
+  t.regex(
+    run.stderr,
+    /error: DaemonSet\/node-agent \(.*daemonset-host-network\.yaml, document 1\): the pod uses the host network/,
+  );
 });
 
 test('a CronJob annotated classic, a Job in JSON with its own key store Secret, and a List', async (t) => {
@@ -93,21 +120,35 @@ test('a CronJob annotated classic, a Job in JSON with its own key store Secret, 
   t.deepEqual(configMap, (JSON.parse(readFileSync(fixture('list.json'), 'utf8')) as { items: unknown[] }).items[1]);
 });
 
-test('a bare Pod is injected, a workload annotated "false" is left alone, and a ConfigMap passes through', async (t) => {
-  const run = await inject(fixture('pods-and-opt-out.yaml'));
-  t.is(run.code, 0, run.stderr);
-  t.regex(run.stderr, /injected Pod\/debug/);
-  t.regex(run.stderr, /left alone Deployment\/opted-out \(.*, document 2\): annotated sfd-sidecar\.io\/inject: "false"/);
-  const objects = checkOutput(t, run.stdout, { 'Pod/debug': 'native' });
-  t.false(JSON.stringify(objects.find((o) => o.metadata.name === 'opted-out')).includes('sfd-sidecar"'));
-  t.true(run.stdout.endsWith('# A ConfigMap, which has no pod template.\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: untouched\ndata:\n  key: "value # not a comment"\n'));
-});
+test(
+  'a bare Pod is injected, a workload annotated ' + '"false" is left alone, and a ConfigMap passes ' + 'through',
+  async (t) => {
+    const run = await inject(fixture('pods-and-opt-out.yaml'));
+    t.is(run.code, 0, run.stderr);
+    t.regex(run.stderr, /injected Pod\/debug/);
+    t.regex(
+      run.stderr,
+      /left alone Deployment\/opted-out \(.*, document 2\): annotated sfd-sidecar\.io\/inject: "false"/,
+    );
+    const objects = checkOutput(t, run.stdout, { 'Pod/debug': 'native' });
+    t.false(JSON.stringify(objects.find((o) => o.metadata.name === 'opted-out')).includes('sfd-sidecar"'));
+    t.true(
+      run.stdout.endsWith(
+        '# A ConfigMap, which has no pod template.\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ' +
+          'untouched\ndata:\n  key: "value # not a comment"\n',
+      ),
+    );
+  },
+);
 
 test('an unknown sfd-sidecar.io annotation is an error naming it and the workload', async (t) => {
   const run = await inject(fixture('unknown-annotation.yaml'));
   t.is(run.code, 1);
   t.is(run.stdout, '');
-  t.regex(run.stderr, /error: Deployment\/typo .*: unknown annotation sfd-sidecar\.io\/profle \(known: sfd-sidecar\.io\/inject,/);
+  t.regex(
+    run.stderr,
+    /error: Deployment\/typo .*: unknown annotation sfd-sidecar\.io\/profle \(known: sfd-sidecar\.io\/inject,/,
+  );
 });
 
 test('injecting twice adds one sidecar: the output injected again is the same text', async (t) => {
@@ -116,12 +157,27 @@ test('injecting twice adds one sidecar: the output injected again is the same te
   const again = await pipe(['inject', '--keystore-secret', 'sfd-keys', '-'], first.stdout);
   t.is(again.code, 0, again.stderr);
   t.is(again.stdout, first.stdout);
-  t.regex(again.stderr, /left alone Deployment\/billing in namespace billing \(stdin, document 1\): the sidecar is already in the pod/);
+  t.regex(
+    again.stderr,
+    /left alone Deployment\/billing in namespace billing \(stdin, document 1\): the sidecar is already in the pod/,
+  );
 });
 
 test('several files at once, from standard input too; flags set the defaults', async (t) => {
   const run = await pipe(
-    ['inject', '--keystore-secret', 'shared-keys', '--profile', 'reports', '--image', 'registry.local/sfd-sidecar:9', '--sidecar-mode', 'classic', fixture('job.json'), '-'],
+    [
+      'inject',
+      '--keystore-secret',
+      'shared-keys',
+      '--profile',
+      'reports',
+      '--image',
+      'registry.local/sfd-sidecar:9',
+      '--sidecar-mode',
+      'classic',
+      fixture('job.json'),
+      '-',
+    ],
     readFileSync(fixture('cronjob-classic.yaml'), 'utf8'),
   );
   t.is(run.code, 0, run.stderr);
@@ -142,7 +198,10 @@ test('without a file, or with a bad setting, inject says how it is used', async 
 
 function pipe(args: readonly string[], input: string): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], { env: { PATH: process.env.PATH ?? '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [MAIN, ...args], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

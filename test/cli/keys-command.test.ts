@@ -18,21 +18,45 @@ function storeFile(contents: string, name = 'keystore.json'): string {
 }
 
 test('keys check: a valid store exits 0 with a summary', async (t) => {
-  const path = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AK1', secret: SECRET }, { accessKeyId: 'AK2', secret: SECRET }] } }));
+  const path = storeFile(
+    keystoreJson({
+      billing: {
+        keys: [
+          { accessKeyId: 'AK1', secret: SECRET },
+          { accessKeyId: 'AK2', secret: SECRET },
+        ],
+      },
+    }),
+  );
   const run = await runCli(['keys', 'check', path]);
   t.is(run.code, 0, run.stderr);
   t.is(run.stdout, `${path}: valid, 1 profile, 2 keys\n`);
 });
 
 test('keys check: an invalid store exits 1 listing every problem, without the secret', async (t) => {
-  const path = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AK 1', secret: SECRET, notAfter: 'never' }] }, 'bad name': { keys: [] } }));
+  const path = storeFile(
+    keystoreJson({
+      billing: { keys: [{ accessKeyId: 'AK 1', secret: SECRET, notAfter: 'never' }] },
+      'bad name': { keys: [] },
+    }),
+  );
   const run = await runCli(['keys', 'check', path]);
   t.is(run.code, 1);
   // Every problem in one run, the shape of one profile as well as the other's.
   t.regex(run.stderr, /4 problems/);
-  t.true(run.stderr.includes('profiles.billing.keys[0].accessKeyId: must be 1 to 128 printable characters without spaces or colons'));
-  t.true(run.stderr.includes('profiles.billing.keys[0].notAfter: must be an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z'));
-  t.true(run.stderr.includes('profiles.bad name: a profile name must be letters, digits, dot, dash and underscore, at most 63'));
+  t.true(
+    run.stderr.includes(
+      'profiles.billing.keys[0].accessKeyId: must be 1 to 128 printable characters without spaces or colons',
+    ),
+  );
+  t.true(
+    run.stderr.includes('profiles.billing.keys[0].notAfter: must be an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z'),
+  );
+  t.true(
+    run.stderr.includes(
+      'profiles.bad name: a profile name must be letters, digits, dot, dash and underscore, at most 63',
+    ),
+  );
   t.true(run.stderr.includes('profiles.bad name.keys: must be a list of one key or more'));
   t.false(run.stderr.includes(SECRET));
   const missing = await runCli(['keys', 'check', '/nope/keystore.json']);
@@ -54,7 +78,12 @@ test('keys list: profiles, key ids, windows, the current key and days to expiry,
   );
   const json = await runCli(['keys', 'list', '--json'], { env: { SFD_KEYSTORE_FILE: path } });
   t.is(json.code, 0, json.stderr);
-  const rows = JSON.parse(json.stdout) as { accessKeyId: string; current: boolean; daysToExpiry: number | null; notBefore: string | null }[];
+  const rows = JSON.parse(json.stdout) as {
+    accessKeyId: string;
+    current: boolean;
+    daysToExpiry: number | null;
+    notBefore: string | null;
+  }[];
   t.like(rows[0], { accessKeyId: 'AKOLD', current: true });
   t.true(rows[0]!.daysToExpiry! > 3.3 && rows[0]!.daysToExpiry! <= 3.5);
   t.like(rows[1], { accessKeyId: 'AKNEXT', current: false, daysToExpiry: null, notBefore: '2099-01-01T00:00:00.000Z' });
@@ -72,14 +101,29 @@ test('keys schema prints the published JSON Schema', async (t) => {
 });
 
 test('setting both a key store and a single key is a configuration error', async (t) => {
-  const run = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: SECRET } });
+  const run = await runCli(['serve'], {
+    env: { SFD_KEYSTORE_FILE: '/x.json', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: SECRET },
+  });
   t.is(run.code, 2);
-  t.true(run.stderr.includes('SFD_KEYSTORE_FILE and SFD_ACCESS_KEY_ID/SFD_ACCESS_KEY_SECRET[_FILE]: set one kind of key configuration, not both'));
+  t.true(
+    run.stderr.includes(
+      'SFD_KEYSTORE_FILE and SFD_ACCESS_KEY_ID/SFD_ACCESS_KEY_SECRET[_FILE]: set one kind of key ' +
+        'configuration, not both',
+    ),
+  );
   t.false(run.stderr.includes(SECRET));
-  const header = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'X-SFD-Profile' } });
+  const header = await runCli(['serve'], {
+    env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'X-SFD-Profile' },
+  });
   t.true(header.stderr.includes('SFD_ALLOWED_PROFILES: required with SFD_PROFILE_HEADER'));
-  const reserved = await runCli(['serve'], { env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'Authorization', SFD_ALLOWED_PROFILES: 'a' } });
-  t.true(reserved.stderr.includes('SFD_PROFILE_HEADER (from the environment): must be an HTTP header name the sidecar does not set itself'));
+  const reserved = await runCli(['serve'], {
+    env: { SFD_KEYSTORE_FILE: '/x.json', SFD_PROFILE_HEADER: 'Authorization', SFD_ALLOWED_PROFILES: 'a' },
+  });
+  t.true(
+    reserved.stderr.includes(
+      'SFD_PROFILE_HEADER (from the environment): must be an HTTP header name the sidecar does not set itself',
+    ),
+  );
 });
 
 test('SIGHUP re-reads the key store in a running sidecar', async (t) => {
@@ -93,7 +137,10 @@ test('SIGHUP re-reads the key store in a running sidecar', async (t) => {
   t.teardown(() => emulator.close());
   // The watched directory holds only a symlink to the real file, so editing the file raises no watch
   // event and only SIGHUP (or the hourly timer) can pick the change up.
-  const real = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AKHUP1', secret: `${SECRET}-1` }] } }), 'real.json');
+  const real = storeFile(
+    keystoreJson({ billing: { keys: [{ accessKeyId: 'AKHUP1', secret: `${SECRET}-1` }] } }),
+    'real.json',
+  );
   const linkDir = mkdtempSync(join(tmpdir(), 'sfd-hup-'));
   symlinkSync(real, join(linkDir, 'keystore.json'));
   const sidecar = await startCli(['serve'], /"event":"listening"/, {
@@ -123,7 +170,11 @@ test('SIGHUP re-reads the key store in a running sidecar', async (t) => {
   const samples = parseExposition((await send(`http://127.0.0.1:${adminPort}/metrics`)).body.toString());
   t.is(valueOf(samples, 'sfd_keystore_reloads_total', { result: 'success' }), 2, 'the start and the SIGHUP reload');
   t.is(valueOf(samples, 'sfd_key_current', { profile: 'billing', access_key_id: 'AKHUP2' }), 1);
-  t.is(valueOf(samples, 'sfd_key_current', { profile: 'billing', access_key_id: 'AKHUP1' }), undefined, 'the removed key is gone');
+  t.is(
+    valueOf(samples, 'sfd_key_current', { profile: 'billing', access_key_id: 'AKHUP1' }),
+    undefined,
+    'the removed key is gone',
+  );
   t.true((valueOf(samples, 'sfd_keystore_last_success_timestamp_seconds') ?? 0) > Date.now() / 1000 - 60);
   sidecar.child.kill('SIGTERM');
   t.is(await sidecar.exited, 0);

@@ -35,10 +35,16 @@ const STORES: Readonly<Record<string, string>> = {
     `      - { accessKeyId: AKOTHER, secret: *s, notAfter: *s, notBefore: [*s] }`,
     '',
   ].join('\n'),
-  'duplicate.yaml': `profiles:\n  default:\n    keys:\n      - accessKeyId: ${KEY_ID}\n        secret: ${S.yamlDuplicate}\n        secret: ${S.yamlDuplicate}-again\n`,
-  'wrong-types.yaml': `profiles:\n  default:\n    keys:\n      - accessKeyId: ${KEY_ID}\n        secret: [${S.yamlWrongType}]\n        signatureVersion: ${S.yamlWrongType}\n`,
+  'duplicate.yaml':
+    `profiles:\n  default:\n    keys:\n      - accessKeyId: ${KEY_ID}\n        secret: ${S.yamlDuplicate}\n    ` +
+    `    secret: ${S.yamlDuplicate}-again\n`,
+  'wrong-types.yaml':
+    `profiles:\n  default:\n    keys:\n      - accessKeyId: ${KEY_ID}\n        secret: [${S.yamlWrongType}]\n  ` +
+    `      signatureVersion: ${S.yamlWrongType}\n`,
   'unclosed.yaml': `profiles:\n  default:\n    keys: [ { accessKeyId: ${KEY_ID}, secret: "${S.yamlUnclosed}\n`,
-  'duplicate.json': `{"profiles":{"default":{"keys":[{"accessKeyId":"${KEY_ID}","secret":"${S.jsonDuplicate}","secret":"${S.jsonDuplicate}-2"}]}}}`,
+  'duplicate.json':
+    `{"profiles":{"default":{"keys":[{"accessKeyId":"${KEY_ID}",` +
+    `"secret":"${S.jsonDuplicate}","secret":"${S.jsonDuplicate}-2"}]}}}`,
   'syntax.json': `{"profiles":{"default":{"keys":[{"accessKeyId":"${KEY_ID}","secret": ${S.jsonSyntax} }]}}}`,
   'wrong-types.json': JSON.stringify({
     profiles: {
@@ -52,7 +58,14 @@ const STORES: Readonly<Record<string, string>> = {
 };
 
 const GOOD_STORE = JSON.stringify({
-  profiles: { default: { keys: [{ accessKeyId: KEY_ID, secret: S.keyStore }, { accessKeyId: 'AKLEAK0002', secretFile: 'key.secret' }] } },
+  profiles: {
+    default: {
+      keys: [
+        { accessKeyId: KEY_ID, secret: S.keyStore },
+        { accessKeyId: 'AKLEAK0002', secretFile: 'key.secret' },
+      ],
+    },
+  },
 });
 
 interface Fixture {
@@ -69,7 +82,10 @@ async function fixture(t: ExecutionContext, level: string): Promise<Fixture> {
   writeFileSync(join(dir, 'good.json'), GOOD_STORE);
   writeFileSync(join(dir, 'key.secret'), `${S.secretFile}\n`);
   writeFileSync(join(dir, 'bad-ca.pem'), `-----BEGIN CERTIFICATE-----\n${S.caBundle}\n-----END CERTIFICATE-----\n`);
-  writeFileSync(join(dir, 'sign.env'), `SFD_ACCESS_KEY_ID=${KEY_ID}\nSFD_ACCESS_KEY_SECRET=${S.dotenv}\n${S.dotenv}-not-a-line\n`);
+  writeFileSync(
+    join(dir, 'sign.env'),
+    `SFD_ACCESS_KEY_ID=${KEY_ID}\nSFD_ACCESS_KEY_SECRET=${S.dotenv}\n${S.dotenv}-not-a-line\n`,
+  );
   // The gateway: the emulator with the good store's key, behind TLS, reached only through the proxy.
   const emulator = await startEmulator({
     listen: { host: '127.0.0.1', port: 0 },
@@ -77,7 +93,10 @@ async function fixture(t: ExecutionContext, level: string): Promise<Fixture> {
   });
   t.teardown(() => emulator.close());
   const front = await startTlsFront(t, emulator.address.port, GATEWAY);
-  const proxy = await startConnectProxy(t, { hosts: { [GATEWAY]: '127.0.0.1' }, credentials: `leak-user:${S.proxyPassword}` });
+  const proxy = await startConnectProxy(t, {
+    hosts: { [GATEWAY]: '127.0.0.1' },
+    credentials: `leak-user:${S.proxyPassword}`,
+  });
   const [signingPort, adminPort, notifyPort] = [await freePort(), await freePort(), await freePort()];
   const env = {
     DEBUG: '*',
@@ -100,7 +119,12 @@ async function fixture(t: ExecutionContext, level: string): Promise<Fixture> {
 /** The same fixture's listeners on other ports, for a second `serve` beside the first. */
 async function onOtherPorts(f: Fixture): Promise<Fixture> {
   const [signingPort, adminPort, notifyPort] = [await freePort(), await freePort(), await freePort()];
-  const env = { ...f.env, SFD_LISTEN: `127.0.0.1:${signingPort}`, SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`, SFD_NOTIFY_LISTEN: `127.0.0.1:${notifyPort}` };
+  const env = {
+    ...f.env,
+    SFD_LISTEN: `127.0.0.1:${signingPort}`,
+    SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
+    SFD_NOTIFY_LISTEN: `127.0.0.1:${notifyPort}`,
+  };
   return { ...f, env, signingPort, adminPort, notifyPort };
 }
 
@@ -114,14 +138,20 @@ async function serveWithReloads(t: ExecutionContext, f: Fixture, format: 'json' 
   writeFileSync(store, GOOD_STORE);
   const serve = await startCli(['serve'], null, { env: { ...f.env, SFD_KEYSTORE_FILE: store }, cwd: f.dir });
   const admin = `http://127.0.0.1:${f.adminPort}`;
-  t.true(await eventually(async () => (await send(`${admin}/readyz`).catch(() => null))?.status === 200, 10_000), 'ready');
+  t.true(
+    await eventually(async () => (await send(`${admin}/readyz`).catch(() => null))?.status === 200, 10_000),
+    'ready',
+  );
   const signed = await send(`http://127.0.0.1:${f.signingPort}/v1.1/customer/12345`);
   t.is(signed.status, 200, 'signed through the egress proxy');
   seen.push(signed.body.toString());
   for (const [name, text] of Object.entries(STORES).filter(([name]) => name.endsWith(format))) {
     writeFileSync(store, text);
     serve.child.kill('SIGHUP');
-    const readyz = await eventually(async () => (await send(`${admin}/readyz`)).body.toString().includes('lastError'), 5000);
+    const readyz = await eventually(
+      async () => (await send(`${admin}/readyz`)).body.toString().includes('lastError'),
+      5000,
+    );
     t.true(readyz, `the failed reload of ${name} shows in /readyz`);
     const answer = await send(`${admin}/readyz`);
     t.is(answer.status, 200, `the last good keys stay in use after ${name}`);
@@ -131,7 +161,13 @@ async function serveWithReloads(t: ExecutionContext, f: Fixture, format: 'json' 
     t.true(await eventually(async () => !(await send(`${admin}/readyz`)).body.toString().includes('lastError'), 5000));
   }
   const relay = `http://127.0.0.1:${f.notifyPort}/notifications`;
-  const event = JSON.stringify({ id: 'n-1', type: 'SYNC_RECORDING_RESULT_EVENT', version: 'v1.0', timestamp: 1, data: {} });
+  const event = JSON.stringify({
+    id: 'n-1',
+    type: 'SYNC_RECORDING_RESULT_EVENT',
+    version: 'v1.0',
+    timestamp: 1,
+    data: {},
+  });
   for (const path of [`${relay}/not-the-token-at-all`, `${relay}/${S.notifyToken}`]) {
     const answer = await send(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: event });
     seen.push(answer.body.toString());
@@ -151,7 +187,8 @@ for (const level of LOG_LEVELS) {
   test.serial(`at log level ${level} with DEBUG=*, no command prints a secret of any input`, async (t) => {
     t.timeout(120_000);
     const f = await fixture(t, level);
-    const run = (args: string[], env: Record<string, string> = f.env): Promise<Finished> => runCli(args, { env, cwd: f.dir });
+    const run = (args: string[], env: Record<string, string> = f.env): Promise<Finished> =>
+      runCli(args, { env, cwd: f.dir });
     const [checks, good, list, sign, doctor, badCa, yamlServe, jsonServe] = await Promise.all([
       Promise.all(Object.keys(STORES).map((name) => run(['keys', 'check', name]))),
       run(['keys', 'check', 'good.json']),
@@ -176,13 +213,24 @@ for (const level of LOG_LEVELS) {
     const all = [...checks, good, list, sign, doctor, badCa].map(printed).concat(yamlServe, jsonServe).join('\n');
     // The scan sees something: with DEBUG=*, the egress proxy's library wrote its debug lines.
     t.regex(all, /https-proxy-agent/);
-    for (const [place, secret] of Object.entries(S)) t.false(all.includes(secret), `the secret from ${place} appears in the output`);
+    for (const [place, secret] of Object.entries(S))
+      t.false(all.includes(secret), `the secret from ${place} appears in the output`);
   });
 }
 
 test('the fixture files carry every secret they claim to', (t) => {
   const texts = [...Object.values(STORES), GOOD_STORE].join('\n');
-  for (const place of ['yamlTag', 'yamlAnchor', 'yamlDuplicate', 'yamlWrongType', 'yamlUnclosed', 'jsonDuplicate', 'jsonSyntax', 'jsonWrongType', 'keyStore'] as const) {
+  for (const place of [
+    'yamlTag',
+    'yamlAnchor',
+    'yamlDuplicate',
+    'yamlWrongType',
+    'yamlUnclosed',
+    'jsonDuplicate',
+    'jsonSyntax',
+    'jsonWrongType',
+    'keyStore',
+  ] as const) {
     t.true(texts.includes(S[place]), place);
   }
 });

@@ -18,11 +18,29 @@ test('notify sends a valid event through a running sidecar relay to the app', as
   const relayPort = /"address":"127\.0\.0\.1:(\d+)"/.exec(sidecar.stdout())?.[1];
   t.truthy(relayPort);
   for (const status of ['started', 'ended', 'error']) {
-    const run = await runCli(['notify', '--url', `http://127.0.0.1:${relayPort}/notifications`, '--status', status, '--recording-id', 'rec-cli', '--stream-id', 'cam-1']);
+    const run = await runCli([
+      'notify',
+      '--url',
+      `http://127.0.0.1:${relayPort}/notifications`,
+      '--status',
+      status,
+      '--recording-id',
+      'rec-cli',
+      '--stream-id',
+      'cam-1',
+    ]);
     t.is(run.code, 0, run.stderr);
     t.regex(run.stderr, / answered 200/);
   }
-  const stream = await runCli(['notify', '--url', `http://127.0.0.1:${relayPort}/notifications`, '--status', 'started', '--type', 'stream-status']);
+  const stream = await runCli([
+    'notify',
+    '--url',
+    `http://127.0.0.1:${relayPort}/notifications`,
+    '--status',
+    'started',
+    '--type',
+    'stream-status',
+  ]);
   t.is(stream.code, 0, stream.stderr);
   t.is(app.received.length, 4);
   t.deepEqual(

@@ -13,7 +13,12 @@ import { keystoreJson } from '../helpers/keystore-stack.js';
 const SECRET = 'wait-ready-test-secret-90ab';
 
 function sidecarEnv(adminPort: number, keystore: string): Record<string, string> {
-  return { SFD_LISTEN: '127.0.0.1:0', SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`, SFD_UPSTREAM_URL: 'http://127.0.0.1:9', SFD_KEYSTORE_FILE: keystore };
+  return {
+    SFD_LISTEN: '127.0.0.1:0',
+    SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
+    SFD_UPSTREAM_URL: 'http://127.0.0.1:9',
+    SFD_KEYSTORE_FILE: keystore,
+  };
 }
 
 function storeFile(contents: string): string {
@@ -38,10 +43,16 @@ test('wait-ready started before the sidecar returns 0 once the sidecar can sign'
 
 test('wait-ready on a sidecar that cannot sign gives up after its time with the reasons /readyz gave', async (t) => {
   const adminPort = await freePort();
-  const keystore = storeFile(keystoreJson({ default: { keys: [{ accessKeyId: 'AKLATER', secret: SECRET, notBefore: '2099-01-01T00:00:00Z' }] } }));
+  const keystore = storeFile(
+    keystoreJson({
+      default: { keys: [{ accessKeyId: 'AKLATER', secret: SECRET, notBefore: '2099-01-01T00:00:00Z' }] },
+    }),
+  );
   const sidecar = await startCli(['serve'], /"event":"listening"/, { env: sidecarEnv(adminPort, keystore) });
   t.teardown(() => sidecar.child.kill('SIGKILL'));
-  const result = await runCli(['wait-ready', '--timeout-ms', '1000'], { env: { SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}` } });
+  const result = await runCli(['wait-ready', '--timeout-ms', '1000'], {
+    env: { SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}` },
+  });
   t.is(result.code, 1);
   t.regex(result.stderr, /not ready after 1000 ms: .*\/readyz answered 503 \(profile "default" has no key valid now\)/);
   t.false(result.stderr.includes(SECRET));
@@ -52,6 +63,9 @@ test('wait-ready with nothing listening gives up after its time, naming the addr
   const started = Date.now();
   const result = await runCli(['wait-ready', '--timeout-ms', '1000', '--admin-listen', `[::1]:${adminPort}`]);
   t.is(result.code, 1);
-  t.regex(result.stderr, new RegExp(`not ready after 1000 ms: http://\\[::1\\]:${adminPort}/readyz: (ECONNREFUSED|EADDRNOTAVAIL)`));
+  t.regex(
+    result.stderr,
+    new RegExp(`not ready after 1000 ms: http://\\[::1\\]:${adminPort}/readyz: (ECONNREFUSED|EADDRNOTAVAIL)`),
+  );
   t.true(Date.now() - started < 10_000);
 });

@@ -22,34 +22,65 @@ const dockerfile = readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8');
 test('the Dockerfile passes the linter with no warning', (t) => {
   // LSP severities: 1 error, 2 warning.
   const problems = validate(dockerfile).filter((d) => d.severity === 1 || d.severity === 2);
-  t.deepEqual(problems.map((p) => `${p.range.start.line + 1}: ${typeof p.message === 'string' ? p.message : p.message.value}`), []);
+  t.deepEqual(
+    problems.map((p) => `${p.range.start.line + 1}: ${typeof p.message === 'string' ? p.message : p.message.value}`),
+    [],
+  );
 });
 
-test('the Dockerfile follows the rules: multi-stage, distroless non-root runtime on Node LTS, node as entrypoint', (t) => {
-  const instructions = readInstructions(dockerfile);
-  const froms = instructions.filter((i) => i.keyword === 'FROM').map((i) => i.args);
-  t.is(froms.length, 3);
-  t.regex(froms[2]!, /^gcr\.io\/distroless\/nodejs\$\{NODE_MAJOR\}-debian12:nonroot/);
-  t.true(instructions.some((i) => i.keyword === 'ARG' && /^NODE_MAJOR=(22|24)$/.test(i.args)), 'a supported Node LTS line');
-  const runtime = instructions.slice(instructions.findIndex((i) => i.args.includes('AS runtime')));
-  t.true(runtime.some((i) => i.keyword === 'USER' && i.args === 'nonroot'));
-  t.true(runtime.some((i) => i.keyword === 'ENV' && i.args === 'NODE_ENV=production'));
-  t.true(runtime.some((i) => i.keyword === 'ENV' && i.args === 'NODE_OPTIONS="--disable-warning=DEP0060 --max-semi-space-size=4 --max-old-space-size=128"'));
-  t.deepEqual(JSON.parse(runtime.find((i) => i.keyword === 'CMD')!.args), ['--no-maglev', '--no-allocation-site-pretenuring', 'dist/src/main.js', 'serve']);
-  t.false(runtime.some((i) => i.keyword === 'RUN'), 'no shell needed at runtime');
-  t.true(runtime.some((i) => i.keyword === 'LABEL' && i.args.includes('org.opencontainers.image.title')));
-});
+test(
+  'the Dockerfile follows the rules: multi-stage, ' +
+    'distroless non-root runtime on Node LTS, node as ' +
+    'entrypoint',
+  (t) => {
+    const instructions = readInstructions(dockerfile);
+    const froms = instructions.filter((i) => i.keyword === 'FROM').map((i) => i.args);
+    t.is(froms.length, 3);
+    t.regex(froms[2]!, /^gcr\.io\/distroless\/nodejs\$\{NODE_MAJOR\}-debian12:nonroot/);
+    t.true(
+      instructions.some((i) => i.keyword === 'ARG' && /^NODE_MAJOR=(22|24)$/.test(i.args)),
+      'a supported Node LTS line',
+    );
+    const runtime = instructions.slice(instructions.findIndex((i) => i.args.includes('AS runtime')));
+    t.true(runtime.some((i) => i.keyword === 'USER' && i.args === 'nonroot'));
+    t.true(runtime.some((i) => i.keyword === 'ENV' && i.args === 'NODE_ENV=production'));
+    t.true(
+      runtime.some(
+        (i) =>
+          i.keyword === 'ENV' &&
+          i.args === 'NODE_OPTIONS="--disable-warning=DEP0060 --max-semi-space-size=4 --max-old-space-size=128"',
+      ),
+    );
+    t.deepEqual(JSON.parse(runtime.find((i) => i.keyword === 'CMD')!.args), [
+      '--no-maglev',
+      '--no-allocation-site-pretenuring',
+      'dist/src/main.js',
+      'serve',
+    ]);
+    t.false(
+      runtime.some((i) => i.keyword === 'RUN'),
+      'no shell needed at runtime',
+    );
+    t.true(runtime.some((i) => i.keyword === 'LABEL' && i.args.includes('org.opencontainers.image.title')));
+  },
+);
 
 test('the runtime stage, assembled as the Dockerfile says, signs a request with a read-only key store', async (t) => {
   t.timeout(180_000);
-  const stages = assembleStages(REPO_ROOT, join(REPO_ROOT, 'Dockerfile'), { ...process.env, npm_config_prefer_offline: 'true', npm_config_audit: 'false' });
+  const stages = assembleStages(REPO_ROOT, join(REPO_ROOT, 'Dockerfile'), {
+    ...process.env,
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+  });
   const runtime = stages.at(-1)!;
   const app = join(runtime.root, runtime.workdir);
   t.true(existsSync(join(app, 'dist/src/main.js')));
   t.false(existsSync(join(app, 'src')), 'no sources');
   t.false(existsSync(join(app, 'dist/test')), 'no tests');
-  for (const dev of ['typescript', 'ava', 'eslint', '@aws-cdk']) t.false(existsSync(join(app, 'node_modules', dev)), `${dev} is a dev dependency`);
-  for (const prod of ['hono', 'http-proxy', 'prom-client', 'pino']) t.true(existsSync(join(app, 'node_modules', prod)), prod);
+  for (const dev of ['typescript', 'ava', 'eslint', '@aws-cdk'])
+    t.false(existsSync(join(app, 'node_modules', dev)), `${dev} is a dev dependency`);
+  for (const prod of ['hono', 'http-proxy', 'prom-client', 'pino'])
+    t.true(existsSync(join(app, 'node_modules', prod)), prod);
 
   const emulator = await startEmulator({
     listen: { host: '127.0.0.1', port: 0 },
@@ -57,7 +88,10 @@ test('the runtime stage, assembled as the Dockerfile says, signs a request with 
   });
   t.teardown(() => emulator.close());
   const keys = mkdtempSync(join(tmpdir(), 'sfd-ro-'));
-  writeFileSync(join(keys, 'keystore.json'), keystoreJson({ default: { keys: [{ accessKeyId: 'AKIMAGE', secret: 'image-test-secret-3c1d' }] } }));
+  writeFileSync(
+    join(keys, 'keystore.json'),
+    keystoreJson({ default: { keys: [{ accessKeyId: 'AKIMAGE', secret: 'image-test-secret-3c1d' }] } }),
+  );
   chmodSync(join(keys, 'keystore.json'), 0o444);
   chmodSync(keys, 0o555);
 
@@ -91,15 +125,23 @@ test('the runtime stage, assembled as the Dockerfile says, signs a request with 
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, 'AKIMAGE');
   // The chart's postStart hook of a classic sidecar (test/helpers/workload-checks.ts) runs in the image.
   const adminListen = /"admin":"(127\.0\.0\.1:\d+)"/.exec(out)![1]!;
-  const hook = await runProcess(process.execPath, [join(runtime.root, imageScript()), 'wait-ready', '--timeout-ms', '5000'], {
-    cwd: app,
-    env: { ...runtime.env, SFD_ADMIN_LISTEN: adminListen },
-  });
+  const hook = await runProcess(
+    process.execPath,
+    [join(runtime.root, imageScript()), 'wait-ready', '--timeout-ms', '5000'],
+    {
+      cwd: app,
+      env: { ...runtime.env, SFD_ADMIN_LISTEN: adminListen },
+    },
+  );
   t.is(hook.code, 0, hook.stderr);
   child.kill('SIGTERM');
   t.is(await new Promise((resolve) => child.on('exit', resolve)), 0);
 
-  const bare = spawn(process.execPath, runtime.cmd, { cwd: app, env: { PATH: process.env.PATH, ...runtime.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const bare = spawn(process.execPath, runtime.cmd, {
+    cwd: app,
+    env: { PATH: process.env.PATH, ...runtime.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   bare.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   t.is(await new Promise((resolve) => bare.on('exit', resolve)), 2);

@@ -16,7 +16,12 @@ const scenarios = readdirSync(join(REPO_ROOT, CHART, 'ci')).filter((f) => f.ends
 
 function render(args: string[]): { objects: K8sObject[]; code: number | null; stderr: string } {
   const result = runTool(kubeTool('helm'), ['template', 'release', CHART, '--namespace', 'sfd-system', ...args]);
-  const objects = result.code === 0 ? parseAllDocuments(result.stdout).map((d) => d.toJS() as K8sObject).filter((o) => o !== null) : [];
+  const objects =
+    result.code === 0
+      ? parseAllDocuments(result.stdout)
+          .map((d) => d.toJS() as K8sObject)
+          .filter((o) => o !== null)
+      : [];
   return { objects, code: result.code, stderr: result.stderr };
 }
 
@@ -28,18 +33,21 @@ interface Selector {
 /** A Kubernetes label selector, as the API server evaluates it. */
 function selects(selector: Selector, labels: Record<string, string>): boolean {
   const byLabel = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
-  return byLabel && (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
-    switch (operator) {
-      case 'In':
-        return key in labels && values.includes(labels[key]!);
-      case 'NotIn':
-        return !(key in labels) || !values.includes(labels[key]!);
-      case 'Exists':
-        return key in labels;
-      case 'DoesNotExist':
-        return !(key in labels);
-    }
-  });
+  return (
+    byLabel &&
+    (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
+      switch (operator) {
+        case 'In':
+          return key in labels && values.includes(labels[key]!);
+        case 'NotIn':
+          return !(key in labels) || !values.includes(labels[key]!);
+        case 'Exists':
+          return key in labels;
+        case 'DoesNotExist':
+          return !(key in labels);
+      }
+    })
+  );
 }
 
 interface Webhook {
@@ -54,53 +62,124 @@ interface Webhook {
   rules: { operations: string[]; resources: string[] }[];
 }
 
-const webhooksOf = (objects: K8sObject[]): Webhook[] => (objects.find((o) => o.kind === 'MutatingWebhookConfiguration') as unknown as { webhooks: Webhook[] }).webhooks;
+const webhooksOf = (objects: K8sObject[]): Webhook[] =>
+  (objects.find((o) => o.kind === 'MutatingWebhookConfiguration') as unknown as { webhooks: Webhook[] }).webhooks;
 const injectorPod = (objects: K8sObject[]) =>
-  (objects.find((o) => o.kind === 'Deployment') as unknown as { spec: { replicas: number; template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: Record<string, unknown> & { containers: Record<string, unknown>[] } } } }).spec;
+  (
+    objects.find((o) => o.kind === 'Deployment') as unknown as {
+      spec: {
+        replicas: number;
+        template: {
+          metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+          spec: Record<string, unknown> & { containers: Record<string, unknown>[] };
+        };
+      };
+    }
+  ).spec;
 
 test('the chart ships one scenario per case', (t) => {
-  t.deepEqual(scenarios.sort(), ['cert-manager-values.yaml', 'classic-values.yaml', 'existing-secret-values.yaml', 'monitoring-values.yaml']);
+  t.deepEqual(scenarios.sort(), [
+    'cert-manager-values.yaml',
+    'classic-values.yaml',
+    'existing-secret-values.yaml',
+    'monitoring-values.yaml',
+  ]);
 });
 
-test('with only keystore.existingSecret it installs the injector and nothing else: two replicas, a budget, a Service, a webhook', (t) => {
-  const lint = runTool(kubeTool('helm'), ['lint', '--strict', CHART, '--set', 'keystore.existingSecret=sfd-keys']);
-  t.is(lint.code, 0, lint.stdout + lint.stderr);
-  const { objects, code, stderr } = render(['--set', 'keystore.existingSecret=sfd-keys']);
-  t.is(code, 0, stderr);
-  t.deepEqual(objects.map((o) => o.kind).sort(), ['Deployment', 'MutatingWebhookConfiguration', 'PodDisruptionBudget', 'Secret', 'Service']);
-  for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
-  const deployment = injectorPod(objects);
-  t.is(deployment.replicas, 2);
-  const container = deployment.template.spec.containers[0]!;
-  const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
-  t.like(env, { SFD_KEYSTORE_SECRET: 'sfd-keys', SFD_IMAGE: 'ghcr.io/example/sfd-sidecar:0.1.0', SFD_SIDECAR_MODE: 'native', SFD_INJECTOR_LISTEN: ':8443' });
-  t.like(container.securityContext, { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
-  t.deepEqual((container.readinessProbe as { httpGet: unknown }).httpGet, { path: '/readyz', port: 'admin' });
-  const secret = objects.find((o) => o.kind === 'Secret') as unknown as { type: string; data: Record<string, string> };
-  t.is(secret.type, 'kubernetes.io/tls');
-  for (const webhook of webhooksOf(objects)) {
-    t.is(webhook.clientConfig.caBundle, secret.data['ca.crt'], 'the webhook trusts the CA that signed the injector\'s certificate');
-    t.like(webhook, { sideEffects: 'None', failurePolicy: 'Ignore', timeoutSeconds: 5, admissionReviewVersions: ['v1'] });
-    t.deepEqual(webhook.rules.map((r) => [r.operations, r.resources]), [[['CREATE'], ['pods']]]);
-    t.like(webhook.clientConfig.service, { name: 'release-sfd-sidecar', namespace: 'sfd-system', port: 443 });
-  }
-  t.deepEqual(webhooksOf(objects).map((w) => w.clientConfig.service.path), ['/mutate', '/mutate/namespace']);
-});
+test(
+  'with only keystore.existingSecret it installs the injector and nothing else: two replicas, a budget, a ' +
+    'Service, a webhook',
+  (t) => {
+    const lint = runTool(kubeTool('helm'), ['lint', '--strict', CHART, '--set', 'keystore.existingSecret=sfd-keys']);
+    t.is(lint.code, 0, lint.stdout + lint.stderr);
+    const { objects, code, stderr } = render(['--set', 'keystore.existingSecret=sfd-keys']);
+    t.is(code, 0, stderr);
+    t.deepEqual(objects.map((o) => o.kind).sort(), [
+      'Deployment',
+      'MutatingWebhookConfiguration',
+      'PodDisruptionBudget',
+      'Secret',
+      'Service',
+    ]);
+    for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
+    const deployment = injectorPod(objects);
+    t.is(deployment.replicas, 2);
+    const container = deployment.template.spec.containers[0]!;
+    const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
+    t.like(env, {
+      SFD_KEYSTORE_SECRET: 'sfd-keys',
+      SFD_IMAGE: 'ghcr.io/example/sfd-sidecar:0.1.0',
+      SFD_SIDECAR_MODE: 'native',
+      SFD_INJECTOR_LISTEN: ':8443',
+    });
+    t.like(container.securityContext, {
+      runAsNonRoot: true,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+    t.deepEqual((container.readinessProbe as { httpGet: unknown }).httpGet, { path: '/readyz', port: 'admin' });
+    const secret = objects.find((o) => o.kind === 'Secret') as unknown as {
+      type: string;
+      data: Record<string, string>;
+    };
+    t.is(secret.type, 'kubernetes.io/tls');
+    for (const webhook of webhooksOf(objects)) {
+      t.is(
+        webhook.clientConfig.caBundle,
+        secret.data['ca.crt'],
+        "the webhook trusts the CA that signed the injector's certificate",
+      );
+      t.like(webhook, {
+        sideEffects: 'None',
+        failurePolicy: 'Ignore',
+        timeoutSeconds: 5,
+        admissionReviewVersions: ['v1'],
+      });
+      t.deepEqual(
+        webhook.rules.map((r) => [r.operations, r.resources]),
+        [[['CREATE'], ['pods']]],
+      );
+      t.like(webhook.clientConfig.service, { name: 'release-sfd-sidecar', namespace: 'sfd-system', port: 443 });
+    }
+    t.deepEqual(
+      webhooksOf(objects).map((w) => w.clientConfig.service.path),
+      ['/mutate', '/mutate/namespace'],
+    );
+  },
+);
 
 test("the webhook's selectors never match kube-system, the release's namespace or the injector's own pods", (t) => {
-  const { objects } = render(['--set', 'keystore.existingSecret=sfd-keys', '--set', 'webhook.excludeNamespaces={monitoring}']);
+  const { objects } = render([
+    '--set',
+    'keystore.existingSecret=sfd-keys',
+    '--set',
+    'webhook.excludeNamespaces={monitoring}',
+  ]);
   const [pods, namespaces] = webhooksOf(objects);
-  const ns = (name: string, labels: Record<string, string> = {}) => ({ 'kubernetes.io/metadata.name': name, ...labels });
+  const ns = (name: string, labels: Record<string, string> = {}) => ({
+    'kubernetes.io/metadata.name': name,
+    ...labels,
+  });
   for (const webhook of [pods!, namespaces!]) {
     for (const name of ['kube-system', 'sfd-system', 'monitoring']) {
-      t.false(selects(webhook.namespaceSelector, ns(name, { 'sfd-sidecar.io/inject': 'enabled' })), `${webhook.name} in ${name}`);
+      t.false(
+        selects(webhook.namespaceSelector, ns(name, { 'sfd-sidecar.io/inject': 'enabled' })),
+        `${webhook.name} in ${name}`,
+      );
     }
-    t.false(selects(webhook.objectSelector, injectorPod(objects).template.metadata.labels), `${webhook.name} on the injector`);
+    t.false(
+      selects(webhook.objectSelector, injectorPod(objects).template.metadata.labels),
+      `${webhook.name} on the injector`,
+    );
     t.true(selects(webhook.objectSelector, { app: 'web' }));
   }
   t.true(selects(pods!.namespaceSelector, ns('shop')), '/mutate sees the pods of every other namespace');
   t.false(selects(pods!.namespaceSelector, ns('shop', { 'sfd-sidecar.io/inject': 'enabled' })));
-  t.true(selects(namespaces!.namespaceSelector, ns('shop', { 'sfd-sidecar.io/inject': 'enabled' })), '/mutate/namespace sees opted-in namespaces only');
+  t.true(
+    selects(namespaces!.namespaceSelector, ns('shop', { 'sfd-sidecar.io/inject': 'enabled' })),
+    '/mutate/namespace sees opted-in namespaces only',
+  );
   t.false(selects(namespaces!.namespaceSelector, ns('shop')));
   t.is(injectorPod(objects).template.metadata.annotations['sfd-sidecar.io/inject'], 'false');
 });
@@ -116,12 +195,23 @@ for (const scenario of scenarios) {
 }
 
 test('the values people expect reach the injector; signatureVersion 2 is taken as a number or a string', (t) => {
-  const { objects } = render(['-f', join(CHART, 'ci/existing-secret-values.yaml'), '--set', 'fullnameOverride=injector']);
+  const { objects } = render([
+    '-f',
+    join(CHART, 'ci/existing-secret-values.yaml'),
+    '--set',
+    'fullnameOverride=injector',
+  ]);
   const deployment = injectorPod(objects);
   const spec = deployment.template.spec;
   t.deepEqual(spec.imagePullSecrets, [{ name: 'registry-credentials' }]);
-  t.like(spec, { priorityClassName: 'system-cluster-critical', nodeSelector: { 'node-role.example.com/system': 'true' } });
-  t.like(deployment.template.metadata, { labels: { team: 'platform' }, annotations: { 'example.com/owner': 'platform' } });
+  t.like(spec, {
+    priorityClassName: 'system-cluster-critical',
+    nodeSelector: { 'node-role.example.com/system': 'true' },
+  });
+  t.like(deployment.template.metadata, {
+    labels: { team: 'platform' },
+    annotations: { 'example.com/owner': 'platform' },
+  });
   const env = JSON.stringify(spec.containers[0]!.env);
   t.true(env.includes('{"name":"SFD_SIGNATURE_VERSION","value":"2"}'));
   t.true(env.includes('{"name":"SFD_IMAGE","value":"registry.example.internal/sfd-sidecar:0.1.0"}'));
@@ -134,47 +224,84 @@ test('the values people expect reach the injector; signatureVersion 2 is taken a
 test('cert-manager issues the certificate when asked (or when the cluster serves its API), and injects the CA', (t) => {
   const { objects } = render(['-f', join(CHART, 'ci/cert-manager-values.yaml')]);
   t.truthy(objects.find((o) => o.kind === 'Certificate'));
-  t.falsy(objects.find((o) => o.kind === 'Secret'), 'no chart-generated Secret');
+  t.falsy(
+    objects.find((o) => o.kind === 'Secret'),
+    'no chart-generated Secret',
+  );
   const configuration = objects.find((o) => o.kind === 'MutatingWebhookConfiguration')!;
-  t.is((configuration.metadata.annotations as Record<string, string>)['cert-manager.io/inject-ca-from'], 'sfd-system/release-sfd-sidecar');
+  t.is(
+    (configuration.metadata.annotations as Record<string, string>)['cert-manager.io/inject-ca-from'],
+    'sfd-system/release-sfd-sidecar',
+  );
   t.true(webhooksOf(objects).every((w) => w.clientConfig.caBundle === undefined));
   const detected = render(['--set', 'keystore.existingSecret=k', '--api-versions', 'cert-manager.io/v1']);
-  t.truthy(detected.objects.find((o) => o.kind === 'Certificate'), 'auto: cert-manager when the cluster has it');
-  const certificate = detected.objects.find((o) => o.kind === 'Certificate') as unknown as { spec: { dnsNames: string[] } };
+  t.truthy(
+    detected.objects.find((o) => o.kind === 'Certificate'),
+    'auto: cert-manager when the cluster has it',
+  );
+  const certificate = detected.objects.find((o) => o.kind === 'Certificate') as unknown as {
+    spec: { dnsNames: string[] };
+  };
   t.true(certificate.spec.dnsNames.includes('release-sfd-sidecar.sfd-system.svc'));
 });
 
-test('monitoring: PodMonitors select injected pods and the injector; the rules and the dashboard are those of deploy/', (t) => {
-  const { objects } = render(['-f', join(CHART, 'ci/monitoring-values.yaml')]);
-  const monitors = objects.filter((o) => o.kind === 'PodMonitor') as unknown as { spec: { selector: Selector; namespaceSelector?: { any?: boolean }; podMetricsEndpoints: { port: string }[] } }[];
-  const sidecars = monitors.find((m) => m.spec.podMetricsEndpoints[0]!.port === 'sfd-admin')!;
-  t.true(selects(sidecars.spec.selector, { 'sfd-sidecar.io/injected': 'true', app: 'web' }));
-  t.true(sidecars.spec.namespaceSelector?.any);
-  t.true(selects(monitors.find((m) => m !== sidecars)!.spec.selector, injectorPod(objects).template.metadata.labels));
-  const rule = objects.find((o) => o.kind === 'PrometheusRule') as unknown as { spec: { groups: unknown } };
-  t.deepEqual(rule.spec.groups, (parse(readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8')) as { groups: unknown }).groups);
-  const dashboard = objects.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
-  t.deepEqual(JSON.parse(dashboard.data['sfd-sidecar-dashboard.json']!), JSON.parse(readFileSync(join(REPO_ROOT, 'deploy/grafana/sfd-sidecar-dashboard.json'), 'utf8')));
-});
+test(
+  'monitoring: PodMonitors select injected pods and the injector; the rules and the dashboard are those of ' +
+    'deploy/',
+  (t) => {
+    const { objects } = render(['-f', join(CHART, 'ci/monitoring-values.yaml')]);
+    const monitors = objects.filter((o) => o.kind === 'PodMonitor') as unknown as {
+      spec: { selector: Selector; namespaceSelector?: { any?: boolean }; podMetricsEndpoints: { port: string }[] };
+    }[];
+    const sidecars = monitors.find((m) => m.spec.podMetricsEndpoints[0]!.port === 'sfd-admin')!;
+    t.true(selects(sidecars.spec.selector, { 'sfd-sidecar.io/injected': 'true', app: 'web' }));
+    t.true(sidecars.spec.namespaceSelector?.any);
+    t.true(selects(monitors.find((m) => m !== sidecars)!.spec.selector, injectorPod(objects).template.metadata.labels));
+    const rule = objects.find((o) => o.kind === 'PrometheusRule') as unknown as { spec: { groups: unknown } };
+    t.deepEqual(
+      rule.spec.groups,
+      (parse(readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8')) as { groups: unknown })
+        .groups,
+    );
+    const dashboard = objects.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
+    t.deepEqual(
+      JSON.parse(dashboard.data['sfd-sidecar-dashboard.json']!),
+      JSON.parse(readFileSync(join(REPO_ROOT, 'deploy/grafana/sfd-sidecar-dashboard.json'), 'utf8')),
+    );
+  },
+);
 
-test('typos, a missing key store Secret, and the native form before Kubernetes 1.29 are refused with what to do', (t) => {
-  const typo = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mod=classic']);
-  t.not(typo.code, 0);
-  t.regex(typo.stderr, /additional properties 'mod' not allowed|Additional property mod is not allowed/i);
-  const missing = render([]);
-  t.not(missing.code, 0);
-  t.regex(missing.stderr, /keystore/);
-  const old = render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.27.0']);
-  t.not(old.code, 0);
-  t.regex(old.stderr, /sidecar\.mode native needs Kubernetes 1\.29 or later .*set sidecar\.mode=classic/);
-  t.is(render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.27.0', '--set', 'sidecar.mode=classic']).code, 0);
-  const version = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.signatureVersion=3']);
-  t.not(version.code, 0);
-});
+test(
+  'typos, a missing key store Secret, and the native ' + 'form before Kubernetes 1.29 are refused with what to ' + 'do',
+  (t) => {
+    const typo = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mod=classic']);
+    t.not(typo.code, 0);
+    t.regex(typo.stderr, /additional properties 'mod' not allowed|Additional property mod is not allowed/i);
+    const missing = render([]);
+    t.not(missing.code, 0);
+    t.regex(missing.stderr, /keystore/);
+    const old = render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.27.0']);
+    t.not(old.code, 0);
+    t.regex(old.stderr, /sidecar\.mode native needs Kubernetes 1\.29 or later .*set sidecar\.mode=classic/);
+    t.is(
+      render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.27.0', '--set', 'sidecar.mode=classic'])
+        .code,
+      0,
+    );
+    const version = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.signatureVersion=3']);
+    t.not(version.code, 0);
+  },
+);
 
 test("the chart's appVersion is the package's version, and its README is what helm show readme prints", (t) => {
-  const chart = parse(readFileSync(join(REPO_ROOT, CHART, 'Chart.yaml'), 'utf8')) as { appVersion: string; kubeVersion: string };
-  t.is(chart.appVersion, (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version);
+  const chart = parse(readFileSync(join(REPO_ROOT, CHART, 'Chart.yaml'), 'utf8')) as {
+    appVersion: string;
+    kubeVersion: string;
+  };
+  t.is(
+    chart.appVersion,
+    (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version,
+  );
   const readme = runTool(kubeTool('helm'), ['show', 'readme', CHART]);
   t.regex(readme.stdout, /^# sfd-sidecar chart/);
   t.regex(readme.stdout, /helm install sfd-sidecar helm\/sfd-sidecar .*--set keystore\.existingSecret=sfd-keys/s);
@@ -186,9 +313,21 @@ test('NOTES say where the certificate comes from and how a pod asks for the side
   const copy = join(mkdtempSync(join(tmpdir(), 'sfd-chart-')), 'sfd-sidecar');
   cpSync(join(REPO_ROOT, CHART), copy, { recursive: true });
   cpSync(join(copy, 'templates/NOTES.txt'), join(copy, 'files/NOTES.txt'));
-  writeFileSync(join(copy, 'templates/notes-as-configmap.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: {{ tpl (.Files.Get "files/NOTES.txt") . | quote }}\n');
+  writeFileSync(
+    join(copy, 'templates/notes-as-configmap.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: {{ tpl (.Files.Get ' +
+      '"files/NOTES.txt") . | quote }}\n',
+  );
   const notesOf = (values: string): string => {
-    const result = runTool(kubeTool('helm'), ['template', 'release', copy, '-f', join(CHART, 'ci', values), '--show-only', 'templates/notes-as-configmap.yaml']);
+    const result = runTool(kubeTool('helm'), [
+      'template',
+      'release',
+      copy,
+      '-f',
+      join(CHART, 'ci', values),
+      '--show-only',
+      'templates/notes-as-configmap.yaml',
+    ]);
     t.is(result.code, 0, result.stderr);
     return (parse(result.stdout) as { data: { notes: string } }).data.notes;
   };

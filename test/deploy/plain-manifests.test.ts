@@ -18,7 +18,10 @@ function build(path: string): K8sObject[] {
 
 test('the example overlay adds the sidecar with the Component; a setting is changed by name, not by position', (t) => {
   const objects = build('deploy/kustomize/example/overlay');
-  t.deepEqual(objects.map((o) => o.kind), ['Deployment']);
+  t.deepEqual(
+    objects.map((o) => o.kind),
+    ['Deployment'],
+  );
   const [deployment] = objects;
   t.notThrows(() => validateObject(deployment!));
   t.is(deployment!.metadata.namespace, 'billing');
@@ -33,22 +36,47 @@ test('the example overlay adds the sidecar with the Component; a setting is chan
 
 test('the Component leaves Deployments that did not ask alone', (t) => {
   const app = parse(readFileSync(join(REPO_ROOT, 'deploy/kustomize/example/app/deployment.yaml'), 'utf8')) as K8sObject;
-  t.is((app.metadata.annotations as Record<string, string>)['sfd-sidecar.io/inject'], 'true', 'the example asks for it');
-  const component = parse(readFileSync(join(REPO_ROOT, 'deploy/kustomize/components/sfd-sidecar/kustomization.yaml'), 'utf8')) as { patches: { target: Record<string, string> }[] };
+  t.is(
+    (app.metadata.annotations as Record<string, string>)['sfd-sidecar.io/inject'],
+    'true',
+    'the example asks for it',
+  );
+  const component = parse(
+    readFileSync(join(REPO_ROOT, 'deploy/kustomize/components/sfd-sidecar/kustomization.yaml'), 'utf8'),
+  ) as { patches: { target: Record<string, string> }[] };
   t.deepEqual(component.patches[0]!.target, { kind: 'Deployment', annotationSelector: 'sfd-sidecar.io/inject=true' });
 });
 
-test('the External Secrets example is a valid external-secrets.io/v1 ExternalSecret that writes the key store Secret', (t) => {
-  const object = parse(readFileSync(join(REPO_ROOT, 'deploy/external-secrets/external-secret.yaml'), 'utf8')) as K8sObject;
-  t.is(object.apiVersion, 'external-secrets.io/v1');
-  t.notThrows(() => validateObject(object));
-  t.like(object, { spec: { target: { name: 'sfd-keys' }, data: [{ secretKey: 'keystore.json' }] } });
-});
+test(
+  'the External Secrets example is a valid ' +
+    'external-secrets.io/v1 ExternalSecret that writes the ' +
+    'key store Secret',
+  (t) => {
+    const object = parse(
+      readFileSync(join(REPO_ROOT, 'deploy/external-secrets/external-secret.yaml'), 'utf8'),
+    ) as K8sObject;
+    t.is(object.apiVersion, 'external-secrets.io/v1');
+    t.notThrows(() => validateObject(object));
+    t.like(object, { spec: { target: { name: 'sfd-keys' }, data: [{ secretKey: 'keystore.json' }] } });
+  },
+);
 
 test('the demo builds: the emulator, its key store Secret, and an application that asks for the sidecar', (t) => {
   const objects = build('deploy/examples/demo');
-  t.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort(), ['Deployment/demo-app', 'Deployment/sfd-emulator', 'Namespace/sfd-demo', 'Secret/sfd-keys', 'Service/sfd-emulator']);
-  for (const object of objects.filter((o) => o.kind !== 'Namespace')) t.notThrows(() => validateObject(object), object.metadata.name);
-  const app = objects.find((o) => o.metadata.name === 'demo-app') as unknown as { spec: { template: { metadata: { annotations: Record<string, string> } } } };
-  t.like(app.spec.template.metadata.annotations, { 'sfd-sidecar.io/inject': 'true', 'sfd-sidecar.io/upstream-url': 'http://sfd-emulator' });
+  t.deepEqual(objects.map((o) => `${o.kind}/${o.metadata.name}`).sort(), [
+    'Deployment/demo-app',
+    'Deployment/sfd-emulator',
+    'Namespace/sfd-demo',
+    'Secret/sfd-keys',
+    'Service/sfd-emulator',
+  ]);
+  for (const object of objects.filter((o) => o.kind !== 'Namespace'))
+    t.notThrows(() => validateObject(object), object.metadata.name);
+  const app = objects.find((o) => o.metadata.name === 'demo-app') as unknown as {
+    spec: { template: { metadata: { annotations: Record<string, string> } } };
+  };
+  t.like(app.spec.template.metadata.annotations, {
+    'sfd-sidecar.io/inject': 'true',
+    'sfd-sidecar.io/upstream-url': 'http://sfd-emulator',
+  });
 });

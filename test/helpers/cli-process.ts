@@ -25,7 +25,11 @@ export function runNodeScript(script: string, args: readonly string[], options: 
 /** Runs any program to its end, with a clean environment: its exit code and what it printed. */
 export function runProcess(command: string, args: readonly string[], options: CliRunOptions = {}): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: { ...baseEnv(), ...options.env },
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -52,14 +56,27 @@ export interface LongRunning {
  * Starts a long-running command and resolves once stderr or stdout matches `ready`, or at once when
  * `ready` is null (a command that may print nothing, such as `serve` at log level warn).
  */
-export function startCli(args: readonly string[], ready: RegExp | null, options: CliRunOptions = {}): Promise<LongRunning> {
+export function startCli(
+  args: readonly string[],
+  ready: RegExp | null,
+  options: CliRunOptions = {},
+): Promise<LongRunning> {
   return startProcess(process.execPath, [MAIN, ...args], ready, options);
 }
 
 /** Starts any long-running program with a clean environment; resolves once its output matches `ready`. */
-export function startProcess(command: string, args: readonly string[], ready: RegExp | null, options: CliRunOptions = {}): Promise<LongRunning> {
+export function startProcess(
+  command: string,
+  args: readonly string[],
+  ready: RegExp | null,
+  options: CliRunOptions = {},
+): Promise<LongRunning> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env: { ...baseEnv(), ...options.env }, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      env: { ...baseEnv(), ...options.env },
+      cwd: options.cwd,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));

@@ -41,26 +41,41 @@ export async function startConnectProxy(t: ExecutionContext, options: ConnectPro
   const sockets = new Set<Duplex>();
   const refusals: { target: string; status: number }[] = [];
   const expectedAuth = options.credentials ? `Basic ${Buffer.from(options.credentials).toString('base64')}` : null;
-  const onRequest = (_request: http.IncomingMessage, response: http.ServerResponse): void => void response.writeHead(400).end('this proxy only tunnels\n');
+  const onRequest = (_request: http.IncomingMessage, response: http.ServerResponse): void =>
+    void response.writeHead(400).end('this proxy only tunnels\n');
   const server = options.tls ? https.createServer(options.tls, onRequest) : http.createServer(onRequest);
   const refuse = (socket: Duplex, target: string, status: number, reason: string, extra = ''): void => {
     refusals.push({ target, status });
     const body = `<html><body>proxy says no: ${reason}</body></html>`;
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\n${extra}Content-Type: text/html\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\n${extra}Content-Type: text/html\r\nContent-Length: ` +
+        `${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    );
   };
   server.on('connect', (request: http.IncomingMessage, client: Duplex, head: Buffer) => {
     sockets.add(client);
     const target = request.url ?? '';
     const auth = request.headers['proxy-authorization'];
     if (expectedAuth !== null && auth !== expectedAuth) {
-      return refuse(client, target, 407, 'Proxy Authentication Required', 'Proxy-Authenticate: Basic realm="egress"\r\n');
+      return refuse(
+        client,
+        target,
+        407,
+        'Proxy Authentication Required',
+        'Proxy-Authenticate: Basic realm="egress"\r\n',
+      );
     }
     if (options.refuse?.includes(target)) return refuse(client, target, 403, 'Forbidden');
     const at = target.lastIndexOf(':');
     const name = target.slice(0, at).replace(/^\[|\]$/g, '');
     const upstream = net.connect({ host: options.hosts?.[name] ?? name, port: Number(target.slice(at + 1)) });
     sockets.add(upstream);
-    const tunnel: Tunnel = { target, proxyAuthorization: typeof auth === 'string' ? auth : undefined, sent: [], closed: false };
+    const tunnel: Tunnel = {
+      target,
+      proxyAuthorization: typeof auth === 'string' ? auth : undefined,
+      sent: [],
+      closed: false,
+    };
     tunnels.push(tunnel);
     upstream.once('connect', () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');

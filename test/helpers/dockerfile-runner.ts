@@ -30,11 +30,16 @@ export function readInstructions(dockerfile: string): { keyword: string; args: s
     });
 }
 
-export function assembleStages(contextDir: string, dockerfilePath: string, runEnv: NodeJS.ProcessEnv = process.env): Stage[] {
+export function assembleStages(
+  contextDir: string,
+  dockerfilePath: string,
+  runEnv: NodeJS.ProcessEnv = process.env,
+): Stage[] {
   const stages: Stage[] = [];
   const base = mkdtempSync(join(tmpdir(), 'sfd-image-'));
   const args: Record<string, string> = {};
-  const expand = (text: string): string => text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a: string | undefined, b: string | undefined) => args[a ?? b ?? ''] ?? '');
+  const expand = (text: string): string =>
+    text.replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a: string | undefined, b: string | undefined) => args[a ?? b ?? ''] ?? '');
   for (const { keyword, args: raw } of readInstructions(readFileSync(dockerfilePath, 'utf8'))) {
     const text = expand(raw);
     const stage = stages.at(-1);
@@ -70,7 +75,11 @@ export function assembleStages(contextDir: string, dockerfilePath: string, runEn
         for (const source of parts) {
           const from = fromFlag ? join(sourceRoot, source) : join(sourceRoot, source);
           const target = parts.length > 1 || dest.endsWith('/') ? join(destPath, basename(source)) : destPath;
-          cpSync(from, target, { recursive: true, dereference: false, filter: (path) => !path.includes(`${contextDir}/node_modules`) || fromFlag !== null });
+          cpSync(from, target, {
+            recursive: true,
+            dereference: false,
+            filter: (path) => !path.includes(`${contextDir}/node_modules`) || fromFlag !== null,
+          });
         }
         break;
       }

@@ -5,7 +5,10 @@ import type { ExecutionContext } from 'ava';
 
 export type Behaviour = (socket: net.Socket, connectionIndex: number) => void;
 
-export async function startFaultyUpstream(t: ExecutionContext, behaviour: Behaviour): Promise<{ url: string; port: number; connections: () => number }> {
+export async function startFaultyUpstream(
+  t: ExecutionContext,
+  behaviour: Behaviour,
+): Promise<{ url: string; port: number; connections: () => number }> {
   let count = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -38,7 +41,8 @@ export function onRequestHead(socket: net.Socket, then: () => void): void {
 }
 
 export const okResponse = (body = '{"ok":true}'): string =>
-  `HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nx-sfd-trace-id: ${'a'.repeat(32)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+  `HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nx-sfd-trace-id: ` +
+  `${'a'.repeat(32)}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
 /**
  * An address that refuses connections: TCP port 1 on loopback, where nothing listens and which the

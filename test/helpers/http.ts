@@ -70,8 +70,15 @@ export function rawExchange(port: number, payload: string | Buffer, idleMs = 150
   return rawExchangeEnding(port, payload, idleMs).then(({ raw }) => raw);
 }
 
-/** A raw exchange that also says who ended it: the server closing the connection, or the client after `idleMs` without a byte. */
-export function rawExchangeEnding(port: number, payload: string | Buffer, idleMs: number): Promise<{ raw: string; endedBy: 'server' | 'client' }> {
+/**
+ * A raw exchange that also says who ended it: the server closing the connection, or the client after `idleMs` without
+ * a byte.
+ */
+export function rawExchangeEnding(
+  port: number,
+  payload: string | Buffer,
+  idleMs: number,
+): Promise<{ raw: string; endedBy: 'server' | 'client' }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -108,7 +115,10 @@ export interface ContinueAnswer {
  * alone, then the body only once the server has answered 100 Continue; a final answer before that
  * means the body is never sent.
  */
-export function sendExpectingContinue(url: string, options: { method?: string; headers?: OutgoingHttpHeaders; body: string | Buffer }): Promise<ContinueAnswer> {
+export function sendExpectingContinue(
+  url: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders; body: string | Buffer },
+): Promise<ContinueAnswer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
     let continued = false;
@@ -118,7 +128,11 @@ export function sendExpectingContinue(url: string, options: { method?: string; h
         port: target.port,
         path: url.slice(url.indexOf('/', url.indexOf('//') + 2)),
         method: options.method ?? 'POST',
-        headers: { ...options.headers, Expect: '100-continue', 'Content-Length': String(Buffer.byteLength(options.body)) },
+        headers: {
+          ...options.headers,
+          Expect: '100-continue',
+          'Content-Length': String(Buffer.byteLength(options.body)),
+        },
         agent: false,
       },
       (response) => {
@@ -127,7 +141,13 @@ export function sendExpectingContinue(url: string, options: { method?: string; h
         response.on('error', reject);
         response.on('end', () => {
           if (!continued) request.destroy();
-          resolve({ continued, bodySent: continued, status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
+          resolve({
+            continued,
+            bodySent: continued,
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          });
         });
       },
     );

@@ -21,11 +21,18 @@ export interface InjectorStack {
   /** The directory holding cert.pem and key.pem (replace them to renew). */
   readonly tlsDir: string;
   readonly adminUrl: string;
-  post(path: string, body: string | Buffer, ca?: string): Promise<{ status: number; body: string; certificate: string }>;
+  post(
+    path: string,
+    body: string | Buffer,
+    ca?: string,
+  ): Promise<{ status: number; body: string; certificate: string }>;
   ca(): string;
 }
 
-export async function startInjectorStack(t: ExecutionContext, defaults: InjectionOptions = DEFAULTS): Promise<InjectorStack> {
+export async function startInjectorStack(
+  t: ExecutionContext,
+  defaults: InjectionOptions = DEFAULTS,
+): Promise<InjectorStack> {
   const made = await selfSignedCertificate('localhost');
   const tlsDir = mkdtempSync(join(tmpdir(), 'sfd-injector-tls-'));
   copyFileSync(made.certFile, join(tlsDir, 'cert.pem'));
@@ -55,13 +62,26 @@ export async function startInjectorStack(t: ExecutionContext, defaults: Injectio
     post(path, body, trusted = ca) {
       return new Promise((resolve, reject) => {
         const request = https.request(
-          { host: '127.0.0.1', servername: 'localhost', port: injector.address.port, path, method: 'POST', ca: trusted, agent: false, headers: { 'Content-Type': 'application/json' } },
+          {
+            host: '127.0.0.1',
+            servername: 'localhost',
+            port: injector.address.port,
+            path,
+            method: 'POST',
+            ca: trusted,
+            agent: false,
+            headers: { 'Content-Type': 'application/json' },
+          },
           (response) => {
             let text = '';
             response.on('data', (chunk: Buffer) => (text += chunk.toString()));
             response.on('end', () => {
               const socket = response.socket as unknown as { getPeerCertificate(): { fingerprint256: string } };
-              resolve({ status: response.statusCode ?? 0, body: text, certificate: socket.getPeerCertificate().fingerprint256 });
+              resolve({
+                status: response.statusCode ?? 0,
+                body: text,
+                certificate: socket.getPeerCertificate().fingerprint256,
+              });
             });
           },
         );

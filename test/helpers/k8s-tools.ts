@@ -4,7 +4,9 @@ import { Ajv } from 'ajv';
 import { ExternalSecret } from '@kubernetes-models/external-secrets/external-secrets.io/v1beta1/ExternalSecret';
 import { PodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
-import { MutatingWebhookConfiguration } from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhookConfiguration';
+import {
+  MutatingWebhookConfiguration, //
+} from 'kubernetes-models/admissionregistration.k8s.io/v1/MutatingWebhookConfiguration';
 import { DaemonSet } from 'kubernetes-models/apps/v1/DaemonSet';
 import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { ReplicaSet } from 'kubernetes-models/apps/v1/ReplicaSet';
@@ -54,7 +56,9 @@ export interface K8sObject {
  * Versions whose schema is that of an earlier one, for which the model package has no class of its
  * own: external-secrets.io/v1 is v1beta1 promoted (the fields used here are unchanged).
  */
-const SAME_SCHEMA_AS: Record<string, string> = { 'external-secrets.io/v1/ExternalSecret': 'external-secrets.io/v1beta1/ExternalSecret' };
+const SAME_SCHEMA_AS: Record<string, string> = {
+  'external-secrets.io/v1/ExternalSecret': 'external-secrets.io/v1beta1/ExternalSecret',
+};
 
 /**
  * cert-manager's Certificate and Issuer, checked against the parts of their CRD schemas the chart uses
@@ -76,7 +80,16 @@ const CERT_MANAGER: Record<string, object> = {
           duration: { type: 'string' },
           renewBefore: { type: 'string' },
           isCA: { type: 'boolean' },
-          issuerRef: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' }, kind: { enum: ['Issuer', 'ClusterIssuer'] }, group: { type: 'string' } } },
+          issuerRef: {
+            type: 'object',
+            required: ['name'],
+            additionalProperties: false,
+            properties: {
+              name: { type: 'string' },
+              kind: { enum: ['Issuer', 'ClusterIssuer'] },
+              group: { type: 'string' },
+            },
+          },
         },
       },
     },
@@ -84,7 +97,15 @@ const CERT_MANAGER: Record<string, object> = {
   'cert-manager.io/v1/Issuer': {
     type: 'object',
     required: ['spec'],
-    properties: { spec: { type: 'object', minProperties: 1, maxProperties: 1, properties: { selfSigned: { type: 'object' }, ca: { type: 'object', required: ['secretName'] } }, additionalProperties: false } },
+    properties: {
+      spec: {
+        type: 'object',
+        minProperties: 1,
+        maxProperties: 1,
+        properties: { selfSigned: { type: 'object' }, ca: { type: 'object', required: ['secretName'] } },
+        additionalProperties: false,
+      },
+    },
   },
 };
 const ajv = new Ajv({ allErrors: true, strict: false });

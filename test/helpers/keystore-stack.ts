@@ -17,7 +17,9 @@ export interface KeyStoreSidecar {
 
 export async function startKeyStoreSidecar(
   t: ExecutionContext,
-  options: { keystorePath: string; upstreamUrl: string; intervalMs?: number; now?: () => number } & Partial<Omit<SidecarOptions, 'defaultUpstream' | 'ring'>>,
+  options: { keystorePath: string; upstreamUrl: string; intervalMs?: number; now?: () => number } & Partial<
+    Omit<SidecarOptions, 'defaultUpstream' | 'ring'>
+  >,
 ): Promise<KeyStoreSidecar> {
   const ring = createKeyRing(null, null);
   const { keystorePath, upstreamUrl, intervalMs, ...rest } = options;
@@ -39,7 +41,9 @@ export async function startKeyStoreSidecar(
   return { proxyUrl: started.proxyUrl, adminUrl: started.adminUrl, ring, reloader, logs: started.logs };
 }
 
-export const keystoreJson = (profiles: Record<string, { keys: Record<string, string>[]; [setting: string]: unknown }>): string => JSON.stringify({ profiles });
+export const keystoreJson = (
+  profiles: Record<string, { keys: Record<string, string>[]; [setting: string]: unknown }>,
+): string => JSON.stringify({ profiles });
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 

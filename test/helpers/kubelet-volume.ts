@@ -2,7 +2,16 @@
 // directory, `..data` is a symlink to it, each file name is a symlink through `..data`, and an update
 // writes a new timestamped directory, points `..data_tmp` at it, renames that over `..data` (atomic)
 // and deletes the old directory.
-import { mkdirSync, mkdtempSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 

@@ -38,7 +38,12 @@ export async function startPrometheus(t: ExecutionContext, targets: readonly str
   );
   const child = spawn(
     binary,
-    [`--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`, `--web.listen-address=127.0.0.1:${port}`, '--log.level=warn'],
+    [
+      `--config.file=${join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
@@ -58,15 +63,18 @@ export async function startPrometheus(t: ExecutionContext, targets: readonly str
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   const api = async <T>(path: string): Promise<T> => (await (await fetch(`${url}${path}`)).json()) as T;
-  const queryRaw = (promql: string) => api<{ status: string; error?: string }>(`/api/v1/query?query=${encodeURIComponent(promql)}`);
+  const queryRaw = (promql: string) =>
+    api<{ status: string; error?: string }>(`/api/v1/query?query=${encodeURIComponent(promql)}`);
   return {
     url,
     api,
     queryRaw,
     async query(promql) {
-      const answer = await api<{ status: string; error?: string; data: { result: { metric: Record<string, string>; value: [number, string] }[] } }>(
-        `/api/v1/query?query=${encodeURIComponent(promql)}`,
-      );
+      const answer = await api<{
+        status: string;
+        error?: string;
+        data: { result: { metric: Record<string, string>; value: [number, string] }[] };
+      }>(`/api/v1/query?query=${encodeURIComponent(promql)}`);
       if (answer.status !== 'success') throw new Error(`query failed: ${promql}: ${answer.error ?? ''}`);
       return answer.data.result;
     },

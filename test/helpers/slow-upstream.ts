@@ -10,7 +10,11 @@ export interface SlowUpstream {
   readonly stats: { total: number; open: number; most: number };
 }
 
-export async function startSlowUpstream(t: ExecutionContext, delayMs: number, body = '{"slow":true}'): Promise<SlowUpstream> {
+export async function startSlowUpstream(
+  t: ExecutionContext,
+  delayMs: number,
+  body = '{"slow":true}',
+): Promise<SlowUpstream> {
   const stats = { total: 0, open: 0, most: 0 };
   const server = http.createServer((req, res) => {
     req.resume();

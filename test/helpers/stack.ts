@@ -40,7 +40,12 @@ export function toUpstream(url: string): UpstreamTarget {
 }
 
 export async function startStack(t: ExecutionContext, options: StackOptions = {}): Promise<Stack> {
-  const signing: SigningOptions = { signatureVersion: '2', v2StringShape: 'spec', queryPlacement: 'body', ...options.signing };
+  const signing: SigningOptions = {
+    signatureVersion: '2',
+    v2StringShape: 'spec',
+    queryPlacement: 'body',
+    ...options.signing,
+  };
   const form: AcceptedForm = {
     scheme: signing.signatureVersion,
     shape: signing.v2StringShape,
@@ -53,7 +58,11 @@ export async function startStack(t: ExecutionContext, options: StackOptions = {}
     form,
   });
   t.teardown(() => emulator.close());
-  const sidecar = await startTestSidecar(t, { defaultUpstream: toUpstream(emulator.url + (options.upstreamPath ?? '')), signing, ...options.sidecar });
+  const sidecar = await startTestSidecar(t, {
+    defaultUpstream: toUpstream(emulator.url + (options.upstreamPath ?? '')),
+    signing,
+    ...options.sidecar,
+  });
   return { emulator, ...sidecar };
 }
 

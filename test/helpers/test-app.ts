@@ -31,7 +31,12 @@ export async function startTestApp(t: ExecutionContext, path = '/hooks/sfd'): Pr
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      received.push({
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks),
+      });
       const { status, delayMs } = app.behaviour;
       setTimeout(() => res.writeHead(status).end(), delayMs);
     });

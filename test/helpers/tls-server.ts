@@ -15,22 +15,47 @@ import { requireTool } from './tools.js';
 
 const run = promisify(execFile);
 
-/** A P-256 key and a self-signed certificate for `commonName` (by default also its DNS subject alternative name), made by openssl. */
-export async function selfSignedCertificate(commonName: string, subjectAltName = `DNS:${commonName}`): Promise<{ keyFile: string; certFile: string }> {
+/**
+ * A P-256 key and a self-signed certificate for `commonName` (by default also its DNS subject alternative name), made
+ * by openssl.
+ */
+export async function selfSignedCertificate(
+  commonName: string,
+  subjectAltName = `DNS:${commonName}`,
+): Promise<{ keyFile: string; certFile: string }> {
   const openssl = requireTool('openssl', 'openssl');
   const dir = mkdtempSync(join(tmpdir(), 'sfd-tls-'));
   await run(openssl, [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '30', '-subj', `/CN=${commonName}`,
-    '-addext', `subjectAltName=${subjectAltName}`,
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:prime256v1',
+    '-nodes',
+    '-days',
+    '30',
+    '-subj',
+    `/CN=${commonName}`,
+    '-addext',
+    `subjectAltName=${subjectAltName}`,
+    '-keyout',
+    join(dir, 'key.pem'),
+    '-out',
+    join(dir, 'cert.pem'),
   ]);
   return { keyFile: join(dir, 'key.pem'), certFile: join(dir, 'cert.pem') };
 }
 
-export async function startSelfSignedServer(t: ExecutionContext, commonName = 'localhost'): Promise<{ port: number; certFile: string }> {
+export async function startSelfSignedServer(
+  t: ExecutionContext,
+  commonName = 'localhost',
+): Promise<{ port: number; certFile: string }> {
   const { keyFile, certFile } = await selfSignedCertificate(commonName);
   const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'application/json;charset=UTF-8', Date: new Date().toUTCString() }).end('{"id":1}');
+    res
+      .writeHead(200, { 'Content-Type': 'application/json;charset=UTF-8', Date: new Date().toUTCString() })
+      .end('{"id":1}');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
@@ -44,7 +69,11 @@ export async function startSelfSignedServer(t: ExecutionContext, commonName = 'l
  * A TLS front for a plain-HTTP server (the emulator), with a self-signed certificate for
  * `commonName`: the gateway as an HTTPS upstream, signatures still verified behind it.
  */
-export async function startTlsFront(t: ExecutionContext, backendPort: number, commonName: string): Promise<{ port: number; certFile: string }> {
+export async function startTlsFront(
+  t: ExecutionContext,
+  backendPort: number,
+  commonName: string,
+): Promise<{ port: number; certFile: string }> {
   const { keyFile, certFile } = await selfSignedCertificate(commonName);
   const sockets = new Set<net.Socket>();
   const server = tls.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (client) => {

@@ -8,11 +8,16 @@ export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export function requireTool(name: string, debianPackage: string): string {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });
   const path = found.stdout.trim();
-  if (found.status !== 0 || path === '') throw new Error(`${name} is not installed: apt-get install ${debianPackage} (.ci/run does this)`);
+  if (found.status !== 0 || path === '')
+    throw new Error(`${name} is not installed: apt-get install ${debianPackage} (.ci/run does this)`);
   return path;
 }
 
-export function runTool(command: string, args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
+export function runTool(
+  command: string,
+  args: readonly string[],
+  input?: string,
+): { code: number | null; stdout: string; stderr: string } {
   const result = spawnSync(command, [...args], { encoding: 'utf8', cwd: REPO_ROOT, input, timeout: 60_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

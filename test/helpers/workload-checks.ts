@@ -15,7 +15,7 @@ import { REPO_ROOT } from './tools.js';
 
 /**
  * Memory a sidecar uses besides V8's old generation: about 50 MB resident at idle with a 10 MB heap,
- * plus the 8 MiB young generation (README, Deploying, "The container image").
+ * plus the 8 MiB young generation (docs/deploying.md, The container image).
  */
 const NON_OLD_SPACE_MIB = 64;
 
@@ -51,13 +51,23 @@ export function imageScript(): string {
   const instructions = readInstructions(readFileSync(join(REPO_ROOT, 'Dockerfile'), 'utf8'));
   const runtime = instructions.slice(instructions.findLastIndex((i) => i.keyword === 'FROM'));
   const workdir = runtime.findLast((i) => i.keyword === 'WORKDIR')!.args;
-  const script = (JSON.parse(runtime.find((i) => i.keyword === 'CMD')!.args) as string[]).find((arg) => arg.endsWith('.js'))!;
+  const script = (JSON.parse(runtime.find((i) => i.keyword === 'CMD')!.args) as string[]).find((arg) =>
+    arg.endsWith('.js'),
+  )!;
   return `${workdir}/${script}`;
 }
 
 /** Runs every check on the sidecar of a Deployment; returns where the sidecar was found. */
-export function checkSidecarWorkload(t: ExecutionContext, deployment: K8sObject, expectedMode: 'native' | 'classic'): Container {
-  return checkSidecarPod(t, (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec, expectedMode);
+export function checkSidecarWorkload(
+  t: ExecutionContext,
+  deployment: K8sObject,
+  expectedMode: 'native' | 'classic',
+): Container {
+  return checkSidecarPod(
+    t,
+    (deployment as unknown as { spec: { template: { spec: PodSpec } } }).spec.template.spec,
+    expectedMode,
+  );
 }
 
 /** Runs every check on the sidecar of a pod spec; returns the sidecar. */
@@ -76,15 +86,25 @@ export function checkSidecarPod(t: ExecutionContext, pod: PodSpec, expectedMode:
     // The kubelet starts containers in order and the next one only after a postStart hook returns.
     t.is(pod.containers[0]?.name, 'sfd-sidecar', 'classic: the sidecar is the first container');
     const hook = sidecar.lifecycle?.postStart?.exec?.command ?? [];
-    t.deepEqual(hook.slice(0, 3), [DISTROLESS_NODE, imageScript(), 'wait-ready'], "classic: a postStart hook runs the image's wait-ready");
+    t.deepEqual(
+      hook.slice(0, 3),
+      [DISTROLESS_NODE, imageScript(), 'wait-ready'],
+      "classic: a postStart hook runs the image's wait-ready",
+    );
   }
-  const env = Object.fromEntries((sidecar.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+  const env = Object.fromEntries(
+    (sidecar.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]),
+  );
   t.regex(env.SFD_LISTEN ?? '', /^127\.0\.0\.1:\d+$/, 'the signing port is bound to loopback only');
   const adminPort = Number((env.SFD_ADMIN_LISTEN ?? '').split(':').pop());
   const adminName = sidecar.ports?.find((p) => p.containerPort === adminPort)?.name;
   t.truthy(adminName, 'the admin port is a named container port');
-  t.false((sidecar.ports ?? []).some((p) => p.containerPort === Number(env.SFD_LISTEN?.split(':').pop())), 'the signing port is not a container port');
-  for (const probe of [sidecar.startupProbe, sidecar.readinessProbe, sidecar.livenessProbe]) t.is(probe?.httpGet?.port, adminName, 'probes on the admin port');
+  t.false(
+    (sidecar.ports ?? []).some((p) => p.containerPort === Number(env.SFD_LISTEN?.split(':').pop())),
+    'the signing port is not a container port',
+  );
+  for (const probe of [sidecar.startupProbe, sidecar.readinessProbe, sidecar.livenessProbe])
+    t.is(probe?.httpGet?.port, adminName, 'probes on the admin port');
   t.is(sidecar.startupProbe?.httpGet?.path, '/readyz');
   for (const mount of sidecar.volumeMounts ?? []) {
     t.is(mount.subPath, undefined, `${mount.name} is not mounted with subPath`);
@@ -96,25 +116,42 @@ export function checkSidecarPod(t: ExecutionContext, pod: PodSpec, expectedMode:
   t.truthy(keystoreMount, 'the key store is in a mounted directory');
   t.is(keystoreMount?.subPath, undefined, 'mounted without subPath');
   const context = sidecar.securityContext ?? {};
-  t.like(context, { runAsNonRoot: true, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
+  t.like(context, {
+    runAsNonRoot: true,
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+  });
   const seccomp = (context.seccompProfile ?? pod.securityContext?.seccompProfile) as { type?: string } | undefined;
   t.is(seccomp?.type, 'RuntimeDefault');
   // The environment as rendered must be one the sidecar accepts (values from Secrets are stand-ins).
   const values = { ...env };
   for (const e of sidecar.env ?? []) if (e.valueFrom !== undefined) values[e.name] = 'stand-in-secret-value-0123456789';
-  t.notThrows(() => loadConfig(values, { production: true, readFile: () => rootCertificates[0]! }), 'the sidecar accepts the rendered environment');
+  t.notThrows(
+    () => loadConfig(values, { production: true, readFile: () => rootCertificates[0]! }),
+    'the sidecar accepts the rendered environment',
+  );
   // A classic sidecar gets SIGTERM with the application, whose last calls come after it: it serves on
   // for a while. A native one is stopped after the application and drains at once.
-  const { shutdownDelayMs, shutdownTimeoutMs } = loadConfig(values, { production: true, readFile: () => rootCertificates[0]! });
+  const { shutdownDelayMs, shutdownTimeoutMs } = loadConfig(values, {
+    production: true,
+    readFile: () => rootCertificates[0]!,
+  });
   if (expectedMode === 'classic') t.true(shutdownDelayMs > 0, 'classic: the sidecar serves on after SIGTERM');
   else t.is(shutdownDelayMs, 0, 'native: the drain starts at SIGTERM');
-  t.true((pod.terminationGracePeriodSeconds ?? 30) * 1000 >= shutdownDelayMs + shutdownTimeoutMs, "the pod's grace period covers the delay and the drain");
+  t.true(
+    (pod.terminationGracePeriodSeconds ?? 30) * 1000 >= shutdownDelayMs + shutdownTimeoutMs,
+    "the pod's grace period covers the delay and the drain",
+  );
   t.is(sidecar.command, undefined, "the image's entrypoint is kept");
   t.is(sidecar.args, undefined, "the image's command (with its Node flags) is kept");
   const limit = sidecar.resources?.limits?.memory;
   const oldSpaceMiB = Number(/--max-old-space-size=(\d+)/.exec(shippedNodeOptions(REPO_ROOT))?.[1]);
   t.true(oldSpaceMiB > 0, 'the image caps the old generation');
-  t.true(limit !== undefined && mebibytes(limit) >= oldSpaceMiB + NON_OLD_SPACE_MIB, `memory limit ${limit} leaves room for the ${oldSpaceMiB} MiB heap cap`);
+  t.true(
+    limit !== undefined && mebibytes(limit) >= oldSpaceMiB + NON_OLD_SPACE_MIB,
+    `memory limit ${limit} leaves room for the ${oldSpaceMiB} MiB heap cap`,
+  );
   return sidecar;
 }
 
@@ -122,6 +159,8 @@ export function checkSidecarPod(t: ExecutionContext, pod: PodSpec, expectedMode:
 function mebibytes(quantity: string): number {
   const match = /^(\d+)(Ki|Mi|Gi|K|M|G)?$/.exec(quantity);
   if (!match) return Number.NaN;
-  const factor = { Ki: 1 / 1024, Mi: 1, Gi: 1024, K: 1e3 / 2 ** 20, M: 1e6 / 2 ** 20, G: 1e9 / 2 ** 20 }[match[2] ?? ''] ?? 1 / 2 ** 20;
+  const factor =
+    { Ki: 1 / 1024, Mi: 1, Gi: 1024, K: 1e3 / 2 ** 20, M: 1e6 / 2 ** 20, G: 1e9 / 2 ** 20 }[match[2] ?? ''] ??
+    1 / 2 ** 20;
   return Number(match[1]) * factor;
 }

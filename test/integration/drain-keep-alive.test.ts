@@ -61,7 +61,10 @@ test('an answer not yet begun when the drain starts says Connection: close, and 
   const answer = await inFlight;
   t.deepEqual([answer.connection, answer.body], ['close', '{"slow":true}']);
   await drained;
-  t.true(Date.now() - started < 3000, `the drain ended with the answer, not after ${DRAIN_MS} ms (${Date.now() - started} ms)`);
+  t.true(
+    Date.now() - started < 3000,
+    `the drain ended with the answer, not after ${DRAIN_MS} ms (${Date.now() - started} ms)`,
+  );
 });
 
 test('an answer already begun when the drain starts is sent whole, then its connection is closed', async (t) => {
@@ -76,5 +79,8 @@ test('an answer already begun when the drain starts is sent whole, then its conn
   t.deepEqual([answer.connection, answer.body], ['keep-alive', '{"part":2}']);
   await answer.closed;
   await drained;
-  t.true(Date.now() - started < 3000, `the connection was closed after the answer, not after ${DRAIN_MS} ms (${Date.now() - started} ms)`);
+  t.true(
+    Date.now() - started < 3000,
+    `the connection was closed after the answer, not after ${DRAIN_MS} ms (${Date.now() - started} ms)`,
+  );
 });

@@ -23,7 +23,10 @@ async function sidecarOnVolume(t: ExecutionContext) {
     'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: KEY.id, secretFile: 'key.secret' }] } }),
     'key.secret': `${KEY.secret}\n`,
   });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+  });
   t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
   return { volume, sidecar };
 }
@@ -35,7 +38,11 @@ function replaceInVolume(volume: SecretVolume, name: string, make: (path: string
   make(path);
 }
 
-async function expectRefusedAndServing(t: ExecutionContext, sidecar: Awaited<ReturnType<typeof sidecarOnVolume>>['sidecar'], problem: RegExp) {
+async function expectRefusedAndServing(
+  t: ExecutionContext,
+  sidecar: Awaited<ReturnType<typeof sidecarOnVolume>>['sidecar'],
+  problem: RegExp,
+) {
   await sidecar.reloader.reload('test');
   const readyz = await send(`${sidecar.adminUrl}/readyz`);
   t.is(readyz.status, 200, 'the last good keys keep the sidecar ready');

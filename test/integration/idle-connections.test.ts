@@ -41,29 +41,40 @@ function openConnection(port: number): { ask: () => Promise<string>; closed: Pro
   return { ask, closed };
 }
 
-test('by default an answer announces Keep-Alive: timeout=65, not Node\'s 5 s', async (t) => {
+test("by default an answer announces Keep-Alive: timeout=65, not Node's 5 s", async (t) => {
   const { sidecar } = await startStack(t);
-  const answer = await send(`http://127.0.0.1:${sidecar.proxyAddress.port}/v1.1/customer/12345`, { agent: new http.Agent({ keepAlive: true }) });
+  const answer = await send(`http://127.0.0.1:${sidecar.proxyAddress.port}/v1.1/customer/12345`, {
+    agent: new http.Agent({ keepAlive: true }),
+  });
   t.is(answer.status, 200);
   t.is(answer.headers['keep-alive'], 'timeout=65');
   t.is(DEFAULT_LIMITS.clientKeepAliveTimeoutMs, 65_000);
 });
 
-test('an idle connection is reused within the keep-alive timeout, past the head timeout, and closed by the sidecar after it', async (t) => {
-  const limits = { ...DEFAULT_LIMITS, clientHeadersTimeoutMs: 500, clientRequestTimeoutMs: 1000, clientKeepAliveTimeoutMs: 2000 };
-  const { sidecar } = await startStack(t, { sidecar: { limits } });
-  const connection = openConnection(sidecar.proxyAddress.port);
-  const first = await connection.ask();
-  t.regex(first, /^HTTP\/1\.1 200 /);
-  t.regex(first, /\r\nKeep-Alive: timeout=2(\r\n|$)/i);
+test(
+  'an idle connection is reused within the keep-alive timeout, past the head timeout, and closed by the sidecar ' +
+    'after it',
+  async (t) => {
+    const limits = {
+      ...DEFAULT_LIMITS,
+      clientHeadersTimeoutMs: 500,
+      clientRequestTimeoutMs: 1000,
+      clientKeepAliveTimeoutMs: 2000,
+    };
+    const { sidecar } = await startStack(t, { sidecar: { limits } });
+    const connection = openConnection(sidecar.proxyAddress.port);
+    const first = await connection.ask();
+    t.regex(first, /^HTTP\/1\.1 200 /);
+    t.regex(first, /\r\nKeep-Alive: timeout=2(\r\n|$)/i);
 
-  // Idle for three head timeouts: still open, and it carries the next request.
-  await sleep(1500);
-  t.regex(await connection.ask(), /^HTTP\/1\.1 200 /);
+    // Idle for three head timeouts: still open, and it carries the next request.
+    await sleep(1500);
+    t.regex(await connection.ask(), /^HTTP\/1\.1 200 /);
 
-  // Then left idle: the sidecar closes it after the keep-alive timeout (Node 24 adds up to 1 s), not before.
-  const idleFrom = Date.now();
-  await connection.closed;
-  const idleMs = Date.now() - idleFrom;
-  t.true(idleMs >= 1900 && idleMs < 4500, `closed after ${idleMs} ms idle`);
-});
+    // Then left idle: the sidecar closes it after the keep-alive timeout (Node 24 adds up to 1 s), not before.
+    const idleFrom = Date.now();
+    await connection.closed;
+    const idleMs = Date.now() - idleFrom;
+    t.true(idleMs >= 1900 && idleMs < 4500, `closed after ${idleMs} ms idle`);
+  },
+);

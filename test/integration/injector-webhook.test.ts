@@ -16,7 +16,14 @@ import { eventually } from '../helpers/keystore-stack.js';
 import { selfSignedCertificate } from '../helpers/tls-server.js';
 
 interface Review {
-  response: { uid: string; allowed: boolean; patchType?: string; patch?: string; warnings?: string[]; status?: { code: number; message: string } };
+  response: {
+    uid: string;
+    allowed: boolean;
+    patchType?: string;
+    patch?: string;
+    warnings?: string[];
+    status?: { code: number; message: string };
+  };
 }
 
 const podObject = (annotations: Record<string, string> = {}, spec: Record<string, unknown> = {}) => ({
@@ -30,10 +37,17 @@ const reviewOf = (object: unknown, kind = 'Pod') =>
   JSON.stringify({
     apiVersion: 'admission.k8s.io/v1',
     kind: 'AdmissionReview',
-    request: { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', kind: { group: '', version: 'v1', kind }, namespace: 'shop', operation: 'CREATE', object },
+    request: {
+      uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c',
+      kind: { group: '', version: 'v1', kind },
+      namespace: 'shop',
+      operation: 'CREATE',
+      object,
+    },
   });
 
-const patchOf = (review: Review): PatchOperation[] => JSON.parse(Buffer.from(review.response.patch!, 'base64').toString('utf8')) as PatchOperation[];
+const patchOf = (review: Review): PatchOperation[] =>
+  JSON.parse(Buffer.from(review.response.patch!, 'base64').toString('utf8')) as PatchOperation[];
 
 test('the patch the webhook returns, applied to the pod, gives exactly the pod `inject` prints', async (t) => {
   const stack = await startInjectorStack(t);
@@ -41,61 +55,116 @@ test('the patch the webhook returns, applied to the pod, gives exactly the pod `
   const answer = await stack.post('/mutate', reviewOf(pod));
   t.is(answer.status, 200, answer.body);
   const review = JSON.parse(answer.body) as Review & { apiVersion: string; kind: string };
-  t.like(review, { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true, patchType: 'JSONPatch' } });
-  t.true(review.response.warnings!.some((w) => /the signing port 8080 is declared by container web: the sidecar uses 18080/.test(w)));
+  t.like(review, {
+    apiVersion: 'admission.k8s.io/v1',
+    kind: 'AdmissionReview',
+    response: { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true, patchType: 'JSONPatch' },
+  });
+  t.true(
+    review.response.warnings!.some((w) =>
+      /the signing port 8080 is declared by container web: the sidecar uses 18080/.test(w),
+    ),
+  );
   const patched = applyPatch(pod, patchOf(review));
   // The same defaults as the stack's, as flags.
   const file = join(mkdtempSync(join(tmpdir(), 'sfd-pod-')), 'pod.yaml');
   writeFileSync(file, stringify(pod));
-  const printed = await runCli(['inject', '--keystore-secret', 'sfd-keys', '--image', 'ghcr.io/example/sfd-sidecar:0.1.0', '--upstream-url', 'https://base-api.swiftfederation.com', file]);
+  const printed = await runCli([
+    'inject',
+    '--keystore-secret',
+    'sfd-keys',
+    '--image',
+    'ghcr.io/example/sfd-sidecar:0.1.0',
+    '--upstream-url',
+    'https://base-api.swiftfederation.com',
+    file,
+  ]);
   t.is(printed.code, 0, printed.stderr);
   t.deepEqual(patched, parse(printed.stdout));
 });
 
-test('/mutate leaves pods that did not ask alone; /mutate/namespace injects them unless they say "false"', async (t) => {
-  const stack = await startInjectorStack(t);
-  const plain = JSON.parse((await stack.post('/mutate', reviewOf(podObject()))).body) as Review;
-  t.deepEqual(plain.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
-  const namespaced = JSON.parse((await stack.post('/mutate/namespace', reviewOf(podObject()))).body) as Review;
-  t.is(namespaced.response.patchType, 'JSONPatch');
-  const optedOut = JSON.parse((await stack.post('/mutate/namespace', reviewOf(podObject({ 'sfd-sidecar.io/inject': 'false' })))).body) as Review;
-  t.deepEqual(optedOut.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
-  const already = applyPatch(podObject(), patchOf(namespaced));
-  const twice = JSON.parse((await stack.post('/mutate/namespace', reviewOf(already))).body) as Review;
-  t.is(twice.response.patch, undefined, 'a pod injected already gets no second sidecar');
-});
+test(
+  '/mutate leaves pods that did not ask alone; ' + '/mutate/namespace injects them unless they say ' + '"false"',
+  async (t) => {
+    const stack = await startInjectorStack(t);
+    const plain = JSON.parse((await stack.post('/mutate', reviewOf(podObject()))).body) as Review;
+    t.deepEqual(plain.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
+    const namespaced = JSON.parse((await stack.post('/mutate/namespace', reviewOf(podObject()))).body) as Review;
+    t.is(namespaced.response.patchType, 'JSONPatch');
+    const optedOut = JSON.parse(
+      (await stack.post('/mutate/namespace', reviewOf(podObject({ 'sfd-sidecar.io/inject': 'false' })))).body,
+    ) as Review;
+    t.deepEqual(optedOut.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
+    const already = applyPatch(podObject(), patchOf(namespaced));
+    const twice = JSON.parse((await stack.post('/mutate/namespace', reviewOf(already))).body) as Review;
+    t.is(twice.response.patch, undefined, 'a pod injected already gets no second sidecar');
+  },
+);
 
-test('a host-network pod that asks is refused with the reason; an unknown annotation is a warning naming it', async (t) => {
-  const stack = await startInjectorStack(t);
-  const refused = JSON.parse((await stack.post('/mutate', reviewOf(podObject({ 'sfd-sidecar.io/inject': 'true' }, { hostNetwork: true })))).body) as Review;
-  t.false(refused.response.allowed);
-  t.is(refused.response.status?.code, 403);
-  t.regex(refused.response.status!.message, /sfd-sidecar cannot be added to Pod web-5d9c7-\* in shop: the pod uses the host network/);
-  const typo = JSON.parse((await stack.post('/mutate', reviewOf(podObject({ 'sfd-sidecar.io/inject': 'true', 'sfd-sidecar.io/profle': 'x' })))).body) as Review;
-  t.true(typo.response.allowed);
-  t.true(typo.response.warnings!.includes('sfd-sidecar: unknown annotation sfd-sidecar.io/profle; it is ignored'));
-  t.true(await eventually(() => stack.logs.lines().some((l) => l.event === 'pod refused')));
-});
+test(
+  'a host-network pod that asks is refused with the ' + 'reason; an unknown annotation is a warning naming ' + 'it',
+  async (t) => {
+    const stack = await startInjectorStack(t);
+    const refused = JSON.parse(
+      (await stack.post('/mutate', reviewOf(podObject({ 'sfd-sidecar.io/inject': 'true' }, { hostNetwork: true }))))
+        .body,
+    ) as Review;
+    t.false(refused.response.allowed);
+    t.is(refused.response.status?.code, 403);
+    t.regex(
+      refused.response.status!.message,
+      /sfd-sidecar cannot be added to Pod web-5d9c7-\* in shop: the pod uses the host network/,
+    );
+    const typo = JSON.parse(
+      (
+        await stack.post(
+          '/mutate',
+          reviewOf(podObject({ 'sfd-sidecar.io/inject': 'true', 'sfd-sidecar.io/profle': 'x' })),
+        )
+      ).body,
+    ) as Review;
+    t.true(typo.response.allowed);
+    t.true(typo.response.warnings!.includes('sfd-sidecar: unknown annotation sfd-sidecar.io/profle; it is ignored'));
+    t.true(await eventually(() => stack.logs.lines().some((l) => l.event === 'pod refused')));
+  },
+);
 
-test('reviews it cannot read get 400 with the sidecar error shape, other objects are allowed unchanged, and it goes on', async (t) => {
-  const stack = await startInjectorStack(t);
-  for (const body of ['not json', '{}', '[]', JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x' } }), JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: {} }), '']) {
-    const answer = await stack.post('/mutate', body);
-    t.is(answer.status, 400, body);
-    t.is((JSON.parse(answer.body) as { code: string }).code, 'Sidecar.AdmissionReviewInvalid', body);
-  }
-  const deployment = JSON.parse((await stack.post('/mutate', reviewOf({ kind: 'Deployment', spec: {} }, 'Deployment'))).body) as Review;
-  t.true(deployment.response.allowed);
-  t.deepEqual(deployment.response.warnings, ['sfd-sidecar: not a Pod with containers; left unchanged']);
-  const tooLarge = await stack.post('/mutate', Buffer.alloc(4 * 1024 * 1024, 32));
-  t.is(tooLarge.status, 413);
-  t.is((await stack.post('/elsewhere', reviewOf(podObject()))).status, 404);
-  t.is((JSON.parse((await stack.post('/mutate/namespace', reviewOf(podObject()))).body) as Review).response.patchType, 'JSONPatch', 'still answering');
-  const samples = parseExposition((await send(`${stack.adminUrl}/metrics`)).body.toString());
-  t.is(valueOf(samples, 'sfd_injector_reviews_total', { result: 'invalid' }), 7);
-  t.is(valueOf(samples, 'sfd_injector_reviews_total', { result: 'injected' }), 1);
-  t.is((await send(`${stack.adminUrl}/readyz`)).status, 200);
-});
+test(
+  'reviews it cannot read get 400 with the sidecar error shape, other objects are allowed unchanged, and it goes ' +
+    'on',
+  async (t) => {
+    const stack = await startInjectorStack(t);
+    for (const body of [
+      'not json',
+      '{}',
+      '[]',
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1beta1', kind: 'AdmissionReview', request: { uid: 'x' } }),
+      JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: {} }),
+      '',
+    ]) {
+      const answer = await stack.post('/mutate', body);
+      t.is(answer.status, 400, body);
+      t.is((JSON.parse(answer.body) as { code: string }).code, 'Sidecar.AdmissionReviewInvalid', body);
+    }
+    const deployment = JSON.parse(
+      (await stack.post('/mutate', reviewOf({ kind: 'Deployment', spec: {} }, 'Deployment'))).body,
+    ) as Review;
+    t.true(deployment.response.allowed);
+    t.deepEqual(deployment.response.warnings, ['sfd-sidecar: not a Pod with containers; left unchanged']);
+    const tooLarge = await stack.post('/mutate', Buffer.alloc(4 * 1024 * 1024, 32));
+    t.is(tooLarge.status, 413);
+    t.is((await stack.post('/elsewhere', reviewOf(podObject()))).status, 404);
+    t.is(
+      (JSON.parse((await stack.post('/mutate/namespace', reviewOf(podObject()))).body) as Review).response.patchType,
+      'JSONPatch',
+      'still answering',
+    );
+    const samples = parseExposition((await send(`${stack.adminUrl}/metrics`)).body.toString());
+    t.is(valueOf(samples, 'sfd_injector_reviews_total', { result: 'invalid' }), 7);
+    t.is(valueOf(samples, 'sfd_injector_reviews_total', { result: 'injected' }), 1);
+    t.is((await send(`${stack.adminUrl}/readyz`)).status, 200);
+  },
+);
 
 test('a renewed certificate is served once its files change, without a restart', async (t) => {
   const stack = await startInjectorStack(t);
@@ -105,7 +174,12 @@ test('a renewed certificate is served once its files change, without a restart',
   copyFileSync(renewed.certFile, join(stack.tlsDir, 'cert.pem'));
   const newCa = readFileSync(renewed.certFile, 'utf8');
   t.true(
-    await eventually(async () => (await stack.post('/mutate', reviewOf(podObject()), newCa).catch(() => null))?.certificate !== before.certificate, 5000),
+    await eventually(
+      async () =>
+        (await stack.post('/mutate', reviewOf(podObject()), newCa).catch(() => null))?.certificate !==
+        before.certificate,
+      5000,
+    ),
     'the new certificate is served',
   );
   t.true(await eventually(() => stack.logs.lines().some((l) => l.event === 'webhook certificate reloaded')));

@@ -44,8 +44,13 @@ function loadUntilStopped(url: string, workers: number): { stop: () => Promise<n
 
 test('a staged rotation by the book under load fails no request and switches at notBefore', async (t) => {
   const emulator = await gatewayKnowing(t, [A, B]);
-  const volume = createSecretVolume({ 'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } }) });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  const volume = createSecretVolume({
+    'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } }),
+  });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+  });
   const load = loadUntilStopped(`${sidecar.proxyUrl}/v1.1/customer/12345`, 8);
 
   await sleep(300);
@@ -53,7 +58,12 @@ test('a staged rotation by the book under load fails no request and switches at 
   // 1. the operator adds the new key with a future notBefore
   volume.update({
     'keystore.json': keystoreJson({
-      default: { keys: [{ accessKeyId: A.id, secret: A.secret }, { accessKeyId: B.id, secret: B.secret, notBefore: new Date(notBefore).toISOString() }] },
+      default: {
+        keys: [
+          { accessKeyId: A.id, secret: A.secret },
+          { accessKeyId: B.id, secret: B.secret, notBefore: new Date(notBefore).toISOString() },
+        ],
+      },
     }),
   });
   await sleep(1600);
@@ -81,7 +91,10 @@ test('half-written and invalid files never replace the good store; /readyz repor
   const emulator = await gatewayKnowing(t, [A, B]);
   const good = keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } });
   const volume = createSecretVolume({ 'keystore.json': good });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+  });
 
   volume.update({ 'keystore.json': good.slice(0, good.length / 2) });
   t.true(await eventually(() => sidecar.ring.status().lastError !== null));
@@ -90,7 +103,9 @@ test('half-written and invalid files never replace the good store; /readyz repor
   t.is(ready.status, 200);
   t.regex(JSON.stringify(ready.json()), /not valid JSON/);
 
-  volume.update({ 'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: 'bad id', secret: B.secret }] } }) });
+  volume.update({
+    'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: 'bad id', secret: B.secret }] } }),
+  });
   await sleep(300);
   t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, A.id);
@@ -101,36 +116,55 @@ test('half-written and invalid files never replace the good store; /readyz repor
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, B.id);
   const logs = sidecar.logs.text();
   t.false(logs.includes(A.secret) || logs.includes(B.secret));
-  t.is(sidecar.logs.lines().filter((l) => l.event === 'key store not loaded; keeping the last good keys').length >= 2, true);
+  t.is(
+    sidecar.logs.lines().filter((l) => l.event === 'key store not loaded; keeping the last good keys').length >= 2,
+    true,
+  );
 });
 
-test('with no usable key at start the sidecar is not ready, refuses with NotReady, and recovers when a store appears', async (t) => {
-  const emulator = await gatewayKnowing(t, [A]);
-  const dir = mkdtempSync(join(tmpdir(), 'sfd-late-'));
-  const path = join(dir, 'keystore.json');
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: path, upstreamUrl: emulator.url });
-  const notReady = await send(`${sidecar.adminUrl}/readyz`);
-  t.is(notReady.status, 503);
-  t.like(notReady.json(), { reasons: ['no key store has loaded yet'] });
-  t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).json().code, 'Sidecar.NotReady');
+test(
+  'with no usable key at start the sidecar is not ready, ' + 'refuses with NotReady, and recovers when a store appears',
+  async (t) => {
+    const emulator = await gatewayKnowing(t, [A]);
+    const dir = mkdtempSync(join(tmpdir(), 'sfd-late-'));
+    const path = join(dir, 'keystore.json');
+    const sidecar = await startKeyStoreSidecar(t, { keystorePath: path, upstreamUrl: emulator.url });
+    const notReady = await send(`${sidecar.adminUrl}/readyz`);
+    t.is(notReady.status, 503);
+    t.like(notReady.json(), { reasons: ['no key store has loaded yet'] });
+    t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).json().code, 'Sidecar.NotReady');
 
-  writeFileSync(path, keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret, notAfter: '2020-01-01T00:00:00Z' }] } }));
-  t.true(await eventually(() => sidecar.ring.store() !== null));
-  t.like((await send(`${sidecar.adminUrl}/readyz`)).json(), { reasons: ['profile "default" has no key valid now'] });
+    writeFileSync(
+      path,
+      keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret, notAfter: '2020-01-01T00:00:00Z' }] } }),
+    );
+    t.true(await eventually(() => sidecar.ring.store() !== null));
+    t.like((await send(`${sidecar.adminUrl}/readyz`)).json(), { reasons: ['profile "default" has no key valid now'] });
 
-  writeFileSync(path, keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } }));
-  t.true(await eventually(async () => (await send(`${sidecar.adminUrl}/readyz`)).status === 200));
-  t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
-});
+    writeFileSync(path, keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } }));
+    t.true(await eventually(async () => (await send(`${sidecar.adminUrl}/readyz`)).status === 200));
+    t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
+  },
+);
 
 test('the timer re-reads a store whose change no watch saw', async (t) => {
   const emulator = await gatewayKnowing(t, [A, B]);
   const real = mkdtempSync(join(tmpdir(), 'sfd-real-'));
   const linkDir = mkdtempSync(join(tmpdir(), 'sfd-link-'));
-  writeFileSync(join(real, 'store.json'), keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } }));
+  writeFileSync(
+    join(real, 'store.json'),
+    keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } }),
+  );
   symlinkSync(join(real, 'store.json'), join(linkDir, 'keystore.json'));
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: join(linkDir, 'keystore.json'), upstreamUrl: emulator.url, intervalMs: 300 });
-  writeFileSync(join(real, 'store.json'), keystoreJson({ default: { keys: [{ accessKeyId: B.id, secret: B.secret }] } }));
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: join(linkDir, 'keystore.json'),
+    upstreamUrl: emulator.url,
+    intervalMs: 300,
+  });
+  writeFileSync(
+    join(real, 'store.json'),
+    keystoreJson({ default: { keys: [{ accessKeyId: B.id, secret: B.secret }] } }),
+  );
   t.true(await eventually(() => currentIdOf(sidecar.ring) === B.id, 2000));
   t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, B.id);
@@ -146,11 +180,17 @@ test('a secret changed only in its secretFile is loaded, though the store file i
   const emulator = await gatewayKnowing(t, [A]);
   const store = keystoreJson({ default: { keys: [{ accessKeyId: A.id, secretFile: 'a.secret' }] } });
   const volume = createSecretVolume({ 'keystore.json': store, 'a.secret': 'a-wrong-secret-0000\n' });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+  });
   t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 401);
 
   volume.update({ 'keystore.json': store, 'a.secret': `${A.secret}\n` });
-  t.true(await eventually(async () => (await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status === 200), 'the corrected secret is in use');
+  t.true(
+    await eventually(async () => (await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status === 200),
+    'the corrected secret is in use',
+  );
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, A.id);
 });
 
@@ -158,7 +198,10 @@ test('a bad edit reverted to the very store in use clears the error /readyz repo
   const emulator = await gatewayKnowing(t, [A]);
   const good = keystoreJson({ default: { keys: [{ accessKeyId: A.id, secret: A.secret }] } });
   const volume = createSecretVolume({ 'keystore.json': good });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+  });
 
   volume.update({ 'keystore.json': good.slice(0, good.length / 2) });
   t.true(await eventually(() => sidecar.ring.status().lastError !== null));

@@ -14,7 +14,15 @@ test('requests, upstream errors by code, sidecar errors and latencies are counte
   const { proxyUrl, adminUrl, emulator } = await startStack(t, { sidecar: { maxBodyBytes: 100 } });
   for (let i = 0; i < 3; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 200);
   t.is((await send(`${proxyUrl}/cdn/v1.0/services/2001/rateLimit`)).status, 400);
-  t.is((await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, { method: 'POST', body: '{"timeWindow": 1, "requestLimit": 2}' })).status, 200);
+  t.is(
+    (
+      await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, {
+        method: 'POST',
+        body: '{"timeWindow": 1, "requestLimit": 2}',
+      })
+    ).status,
+    200,
+  );
   t.is((await send(`${proxyUrl}/some/raw/path/999?x=1`)).status, 400);
   t.is((await send(`${proxyUrl}/x`, { method: 'POST', body: 'y'.repeat(101) })).status, 413);
   emulator.state.form = { ...emulator.state.form, shape: 'no-keyid' };
@@ -29,21 +37,62 @@ test('requests, upstream errors by code, sidecar errors and latencies are counte
   t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'getCustomer', status: '200' }), 3);
   t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'getCustomer', status: '401' }), 1);
   t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'getRateLimit', status: '400' }), 1);
-  t.is(valueOf(samples, 'sfd_requests_total', { profile: 'default', method: 'POST', operation: 'upsertRateLimit', status: '200' }), 1);
+  t.is(
+    valueOf(samples, 'sfd_requests_total', {
+      profile: 'default',
+      method: 'POST',
+      operation: 'upsertRateLimit',
+      status: '200',
+    }),
+    1,
+  );
   t.is(valueOf(samples, 'sfd_requests_total', { ...base, operation: 'other', status: '400' }), 1);
-  t.is(valueOf(samples, 'sfd_requests_total', { profile: 'default', method: 'POST', operation: 'other', status: '413' }), 1);
-  t.is(valueOf(samples, 'sfd_upstream_errors_total', { operation: 'getRateLimit', status: '400', error_code: 'ServiceId.IdPermission' }), 1);
-  t.is(valueOf(samples, 'sfd_upstream_errors_total', { operation: 'getCustomer', status: '401', error_code: 'Signature.NotMatch' }), 1);
-  t.is(valueOf(samples, 'sfd_upstream_errors_total', { operation: 'other', status: '400', error_code: 'URI.Invalid' }), 1);
+  t.is(
+    valueOf(samples, 'sfd_requests_total', { profile: 'default', method: 'POST', operation: 'other', status: '413' }),
+    1,
+  );
+  t.is(
+    valueOf(samples, 'sfd_upstream_errors_total', {
+      operation: 'getRateLimit',
+      status: '400',
+      error_code: 'ServiceId.IdPermission',
+    }),
+    1,
+  );
+  t.is(
+    valueOf(samples, 'sfd_upstream_errors_total', {
+      operation: 'getCustomer',
+      status: '401',
+      error_code: 'Signature.NotMatch',
+    }),
+    1,
+  );
+  t.is(
+    valueOf(samples, 'sfd_upstream_errors_total', { operation: 'other', status: '400', error_code: 'URI.Invalid' }),
+    1,
+  );
   t.is(valueOf(samples, 'sfd_sidecar_errors_total', { code: 'Sidecar.BodyTooLarge' }), 1);
-  t.is(valueOf(samples, 'sfd_request_duration_seconds_count', { ...base, operation: 'getCustomer', status_class: '2xx' }), 3);
-  t.is(valueOf(samples, 'sfd_upstream_duration_seconds_count', { profile: 'default', operation: 'getCustomer', status_class: '2xx' }), 3);
+  t.is(
+    valueOf(samples, 'sfd_request_duration_seconds_count', { ...base, operation: 'getCustomer', status_class: '2xx' }),
+    3,
+  );
+  t.is(
+    valueOf(samples, 'sfd_upstream_duration_seconds_count', {
+      profile: 'default',
+      operation: 'getCustomer',
+      status_class: '2xx',
+    }),
+    3,
+  );
   t.is(valueOf(samples, 'sfd_inflight_requests'), 0);
   t.is(valueOf(samples, 'sfd_key_current', { profile: 'default', access_key_id: 'AKTEST000000001' }), 1);
   t.is(valueOf(samples, 'sfd_ready'), 1);
   t.true(Math.abs(valueOf(samples, 'sfd_clock_skew_seconds') ?? 99) <= 1.5);
   t.true(samples.some((s) => s.name === 'sfd_process_cpu_user_seconds_total'));
-  t.false(samples.some((s) => Object.values(s.labels).some((v) => v.includes('/'))), 'no raw path is a label value');
+  t.false(
+    samples.some((s) => Object.values(s.labels).some((v) => v.includes('/'))),
+    'no raw path is a label value',
+  );
   t.false(text.includes(TEST_SECRET));
 });
 
@@ -57,7 +106,9 @@ test('clock skew is the upstream Date header minus the local clock', async (t) =
 });
 
 test('a refused profile is counted as profile "none", never under the name the caller sent', async (t) => {
-  const { proxyUrl, adminUrl } = await startStack(t, { sidecar: { profileHeader: 'X-SFD-Profile', allowedProfiles: new Set(['other']) } });
+  const { proxyUrl, adminUrl } = await startStack(t, {
+    sidecar: { profileHeader: 'X-SFD-Profile', allowedProfiles: new Set(['other']) },
+  });
   t.is((await send(`${proxyUrl}/v1.2/customer`, { headers: { 'X-SFD-Profile': 'attacker-chosen-name' } })).status, 403);
   const samples = parseExposition((await send(`${adminUrl}/metrics`)).body.toString());
   t.is(valueOf(samples, 'sfd_requests_total', { profile: 'none', status: '403' }), 1);
@@ -74,7 +125,8 @@ test('the metrics live on the admin listener only, never on the signing port', a
 
 test('the in-flight gauge counts a request while it is being handled, and not after', async (t) => {
   const { proxyUrl, adminUrl } = await startStack(t);
-  const inflight = async (): Promise<number | undefined> => valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), 'sfd_inflight_requests');
+  const inflight = async (): Promise<number | undefined> =>
+    valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), 'sfd_inflight_requests');
   const settle = async (expected: number): Promise<number | undefined> => {
     let value = await inflight();
     for (let i = 0; i < 100 && value !== expected; i += 1) {
@@ -86,7 +138,10 @@ test('the in-flight gauge counts a request while it is being handled, and not af
   // A request whose body has not all arrived yet stays in flight.
   const socket = net.connect(Number(new URL(proxyUrl).port), '127.0.0.1');
   await once(socket, 'connect');
-  socket.write('POST /cdn/v1.0/services/1001/rateLimit HTTP/1.1\r\nHost: sidecar\r\nContent-Type: application/json\r\nContent-Length: 40\r\n\r\n{"timeWindow"');
+  socket.write(
+    'POST /cdn/v1.0/services/1001/rateLimit HTTP/1.1\r\nHost: sidecar\r\nContent-Type: ' +
+      'application/json\r\nContent-Length: 40\r\n\r\n{"timeWindow"',
+  );
   t.is(await settle(1), 1);
   socket.destroy();
   t.is(await settle(0), 0);
@@ -101,7 +156,10 @@ test('the upstream connection gauges show connections active and idle, and reque
   const gauges = async (): Promise<string> => {
     const samples = parseExposition((await send(`${adminUrl}/metrics`)).body.toString());
     const connections = (state: string): number | undefined => valueOf(samples, 'sfd_upstream_connections', { state });
-    return `active ${connections('active')}, idle ${connections('idle')}, waiting ${valueOf(samples, 'sfd_upstream_waiting_requests')}`;
+    return (
+      `active ${connections('active')}, idle ${connections('idle')}, waiting ` +
+      `${valueOf(samples, 'sfd_upstream_waiting_requests')}`
+    );
   };
   /** The gauges once they read `expected`, or as they read after a second of polling. */
   const settle = async (expected: string): Promise<string> => {
@@ -112,7 +170,15 @@ test('the upstream connection gauges show connections active and idle, and reque
   t.is(await gauges(), 'active 0, idle 0, waiting 0');
 
   const answers = Promise.all(Array.from({ length: 5 }, () => send(`${proxyUrl}/v1.1/customer/12345`)));
-  t.is(await settle('active 2, idle 0, waiting 3'), 'active 2, idle 0, waiting 3', 'two requests on the two connections allowed, three waiting');
+  t.is(
+    await settle('active 2, idle 0, waiting 3'),
+    'active 2, idle 0, waiting 3',
+    'two requests on the two connections allowed, three waiting',
+  );
   t.true((await answers).every((answer) => answer.status === 200));
-  t.is(await settle('active 0, idle 2, waiting 0'), 'active 0, idle 2, waiting 0', 'both connections kept alive for the next requests');
+  t.is(
+    await settle('active 0, idle 2, waiting 0'),
+    'active 0, idle 2, waiting 0',
+    'both connections kept alive for the next requests',
+  );
 });

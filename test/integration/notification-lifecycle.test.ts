@@ -2,7 +2,11 @@
 // recording's lifecycle to the relay, which hands each event to the application in order.
 import test from 'ava';
 import type { NotifyConfig } from '../../src/config/load-config.js';
-import { DEFAULT_DEAD_LETTER_MAX_BYTES, DEFAULT_NOTIFY_MAX_INFLIGHT, DEFAULT_NOTIFY_MAX_CONNECTIONS } from '../../src/config/notify-config.js';
+import {
+  DEFAULT_DEAD_LETTER_MAX_BYTES,
+  DEFAULT_NOTIFY_MAX_INFLIGHT,
+  DEFAULT_NOTIFY_MAX_CONNECTIONS,
+} from '../../src/config/notify-config.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { parseNotification } from '../../src/notify/notifications.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -12,7 +16,8 @@ import { startStack } from '../helpers/stack.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 for (const outcome of ['ended', 'error'] as const) {
-  test(`a recording that ${outcome === 'ended' ? 'ends' : 'fails'} reaches the app as started, then ${outcome}`, async (t) => {
+  const ends = outcome === 'ended' ? 'ends' : 'fails';
+  test(`a recording that ${ends} reaches the app as started, then ${outcome}`, async (t) => {
     const app = await startTestApp(t);
     const config: NotifyConfig = {
       listen: { host: '127.0.0.1', port: 0 },
@@ -22,12 +27,17 @@ for (const outcome of ['ended', 'error'] as const) {
       allowedCidrs: '127.0.0.0/8',
       requireHeader: true,
       maxBodyBytes: 65536,
-      maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT, maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
+      maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT,
+      maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
       timeoutMs: 2000,
       deadLetterDir: null,
       deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
     };
-    const relay = await startNotifyRelay(config, { logger: captureLogs().logger, metrics: createMetrics(), now: Date.now });
+    const relay = await startNotifyRelay(config, {
+      logger: captureLogs().logger,
+      metrics: createMetrics(),
+      now: Date.now,
+    });
     t.teardown(() => relay.close(0));
     const { proxyUrl } = await startStack(t);
     const callbackUrl = `http://127.0.0.1:${relay.address.port}/notifications/lifecycle-token-0123456789`;
@@ -37,7 +47,9 @@ for (const outcome of ['ended', 'error'] as const) {
     });
     t.is(answer.status, 200, answer.body.toString());
     t.deepEqual(
-      answer.json<{ sent: { status: string; callbackStatus: number }[] }>().sent.map((s) => [s.status, s.callbackStatus]),
+      answer
+        .json<{ sent: { status: string; callbackStatus: number }[] }>()
+        .sent.map((s) => [s.status, s.callbackStatus]),
       [
         ['started', 200],
         [outcome, 200],
@@ -47,7 +59,10 @@ for (const outcome of ['ended', 'error'] as const) {
     t.is(events.length, 2);
     const [first, second] = events;
     if (!first?.ok || !second?.ok) return t.fail('the app got an invalid event');
-    t.like(first.notification, { type: 'SYNC_RECORDING_RESULT_EVENT', data: { status: 'started', recordingId: 'rec-42', streamId: 'cam-7' } });
+    t.like(first.notification, {
+      type: 'SYNC_RECORDING_RESULT_EVENT',
+      data: { status: 'started', recordingId: 'rec-42', streamId: 'cam-7' },
+    });
     t.like(second.notification, { data: { status: outcome, recordingId: 'rec-42' } });
     t.is(app.received[1]!.headers['idempotency-key'], second.notification.id);
   });

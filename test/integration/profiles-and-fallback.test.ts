@@ -19,7 +19,9 @@ const keys = {
 async function gateway(t: ExecutionContext, known: Record<string, string>) {
   const emulator = await startEmulator({
     listen: { host: '127.0.0.1', port: 0 },
-    keys: new Map(Object.entries(known).map(([id, secret]) => [id, { secret: Buffer.from(secret), customerId: 12345 }])),
+    keys: new Map(
+      Object.entries(known).map(([id, secret]) => [id, { secret: Buffer.from(secret), customerId: 12345 }]),
+    ),
   });
   t.teardown(() => emulator.close());
   return emulator;
@@ -32,7 +34,11 @@ const threeProfiles = keystoreJson({
 });
 
 async function profileStack(t: ExecutionContext, header: string | null, allowed: string[]) {
-  const emulator = await gateway(t, { [keys.app.id]: keys.app.secret, [keys.billing.id]: keys.billing.secret, [keys.payroll.id]: keys.payroll.secret });
+  const emulator = await gateway(t, {
+    [keys.app.id]: keys.app.secret,
+    [keys.billing.id]: keys.billing.secret,
+    [keys.payroll.id]: keys.payroll.secret,
+  });
   const volume = createSecretVolume({ 'keystore.json': threeProfiles });
   const sidecar = await startKeyStoreSidecar(t, {
     keystorePath: volume.path('keystore.json'),
@@ -49,12 +55,15 @@ interface Echo {
 }
 const headerNames = (echo: Echo): string[] => echo.rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
 
-test('without SFD_PROFILE_HEADER every request signs with the default profile, whatever the caller sends', async (t) => {
-  const { emulator, sidecar } = await profileStack(t, null, []);
-  const answer = await send(`${sidecar.proxyUrl}/_emulator/echo`, { headers: { 'X-SFD-Profile': 'payroll' } });
-  t.is(answer.status, 200);
-  t.is(emulator.state.accepted.at(-1)?.accessKeyId, keys.app.id);
-});
+test(
+  'without SFD_PROFILE_HEADER every request signs ' + 'with the default profile, whatever the caller ' + 'sends',
+  async (t) => {
+    const { emulator, sidecar } = await profileStack(t, null, []);
+    const answer = await send(`${sidecar.proxyUrl}/_emulator/echo`, { headers: { 'X-SFD-Profile': 'payroll' } });
+    t.is(answer.status, 200);
+    t.is(emulator.state.accepted.at(-1)?.accessKeyId, keys.app.id);
+  },
+);
 
 test('with the header, a caller picks an allowed profile, and the header never goes upstream', async (t) => {
   const { emulator, sidecar } = await profileStack(t, 'X-SFD-Profile', ['billing']);
@@ -77,7 +86,9 @@ test("a caller naming a profile it is not allowed gets 403 and the other profile
     t.is(answer.status, 403, name);
     t.is(answer.json().code, 'Sidecar.ProfileForbidden');
   }
-  const malformed = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`, { headers: ['X-SFD-Profile', 'billing', 'X-SFD-Profile', 'payroll'] });
+  const malformed = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`, {
+    headers: ['X-SFD-Profile', 'billing', 'X-SFD-Profile', 'payroll'],
+  });
   t.is(malformed.status, 400);
   t.is(emulator.state.accepted.length, before);
   t.false(emulator.state.accepted.some((a) => a.accessKeyId === keys.payroll.id));
@@ -104,36 +115,65 @@ const overlapStore = keystoreJson({
 });
 
 for (const [title, gatewayKeys, refusal] of [
-  ['401 Signature.NotMatch', { [OLD.id]: 'the-gateway-has-another-secret', [NEW.id]: NEW.secret }, 'Signature.NotMatch'],
+  [
+    '401 Signature.NotMatch',
+    { [OLD.id]: 'the-gateway-has-another-secret', [NEW.id]: NEW.secret },
+    'Signature.NotMatch',
+  ],
   ['400 AccessKeyId.Invalid', { [NEW.id]: NEW.secret }, 'AccessKeyId.Invalid'],
 ] as const) {
   test(`on ${title} the request is re-signed once with the other valid key and succeeds`, async (t) => {
     const emulator = await gateway(t, gatewayKeys);
     const volume = createSecretVolume({ 'keystore.json': overlapStore });
-    const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
-    const answer = await send(`${sidecar.proxyUrl}/cdn/v1.0/services/1001/rateLimit`, { method: 'POST', body: '{"timeWindow": 9, "requestLimit": 3}' });
+    const sidecar = await startKeyStoreSidecar(t, {
+      keystorePath: volume.path('keystore.json'),
+      upstreamUrl: emulator.url,
+    });
+    const answer = await send(`${sidecar.proxyUrl}/cdn/v1.0/services/1001/rateLimit`, {
+      method: 'POST',
+      body: '{"timeWindow": 9, "requestLimit": 3}',
+    });
     t.is(answer.status, 200, answer.body.toString());
     t.is(emulator.state.accepted.at(-1)?.accessKeyId, NEW.id);
     t.is(emulator.state.accepted.length, 1);
-    const retry = sidecar.logs.lines().find((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile');
+    const retry = sidecar.logs
+      .lines()
+      .find((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile');
     t.like(retry, { refusedAccessKeyId: OLD.id, retryAccessKeyId: NEW.id, upstreamCode: refusal });
-    t.like(sidecar.logs.lines().find((l) => l.event === 'request'), { status: 200, resigned: true, accessKeyId: NEW.id });
+    t.like(
+      sidecar.logs.lines().find((l) => l.event === 'request'),
+      { status: 200, resigned: true, accessKeyId: NEW.id },
+    );
     const samples = parseExposition((await send(`${sidecar.adminUrl}/metrics`)).body.toString());
     t.is(valueOf(samples, 'sfd_resign_retries_total', { profile: 'default' }), 1);
-    t.is(valueOf(samples, 'sfd_upstream_errors_total', { error_code: refusal }), 1, 'the refused first answer is counted');
+    t.is(
+      valueOf(samples, 'sfd_upstream_errors_total', { error_code: refusal }),
+      1,
+      'the refused first answer is counted',
+    );
   });
 }
 
 test('with no other valid key the refusal passes through unchanged, and a retry is never repeated', async (t) => {
   const emulator = await gateway(t, { [OLD.id]: 'another-secret', [NEW.id]: 'yet-another-secret' });
   const volume = createSecretVolume({ 'keystore.json': overlapStore });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: emulator.url });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+  });
   const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
   t.is(answer.status, 401);
   t.is(answer.json().code, 'Signature.NotMatch');
-  t.is(sidecar.logs.lines().filter((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile').length, 1);
+  t.is(
+    sidecar.logs
+      .lines()
+      .filter((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile').length,
+    1,
+  );
 
-  volume.update({ 'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: OLD.id, secret: OLD.secret }] } }) });
+  volume.update({
+    'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: OLD.id, secret: OLD.secret }] } }),
+  });
   await new Promise((resolve) => setTimeout(resolve, 300));
   const single = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
   t.is(single.status, 401);
@@ -150,37 +190,51 @@ async function refusingGateway(t: ExecutionContext, contentLength: number, rest:
   );
 }
 
-test('a refusal whose body is larger than the sidecar looks at (16 KiB) is passed on whole, in order, and not re-signed', async (t) => {
-  const body = Buffer.from(Array.from({ length: 40 * 1024 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(''));
-  const upstream = await refusingGateway(t, body.length, (socket) => socket.write(body));
-  const volume = createSecretVolume({ 'keystore.json': overlapStore });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: upstream.url });
-  const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
-  t.is(answer.status, 401);
-  t.true(answer.body.equals(body));
-  t.is(upstream.connections(), 1);
-});
+test(
+  'a refusal whose body is larger than the sidecar looks at (16 KiB) is passed on whole, in order, and not ' +
+    're-signed',
+  async (t) => {
+    const body = Buffer.from(Array.from({ length: 40 * 1024 }, (_, i) => String.fromCharCode(97 + (i % 26))).join(''));
+    const upstream = await refusingGateway(t, body.length, (socket) => socket.write(body));
+    const volume = createSecretVolume({ 'keystore.json': overlapStore });
+    const sidecar = await startKeyStoreSidecar(t, {
+      keystorePath: volume.path('keystore.json'),
+      upstreamUrl: upstream.url,
+    });
+    const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
+    t.is(answer.status, 401);
+    t.true(answer.body.equals(body));
+    t.is(upstream.connections(), 1);
+  },
+);
 
-test('a refusal cut off in the middle of its body while the sidecar looks at it cuts the caller off too, without a hang', async (t) => {
-  const upstream = await refusingGateway(t, 1000, (socket) => {
-    socket.write('{"code":"Signa');
-    setTimeout(() => socket.destroy(), 50);
-  });
-  const volume = createSecretVolume({ 'keystore.json': overlapStore });
-  const sidecar = await startKeyStoreSidecar(t, { keystorePath: volume.path('keystore.json'), upstreamUrl: upstream.url });
-  const outcome = await new Promise<string>((resolve) => {
-    const request = http.get(`${sidecar.proxyUrl}/v1.1/customer/12345`, (response) => {
-      response.resume();
-      response.on('end', () => resolve(response.complete ? 'complete' : 'truncated'));
-      response.on('aborted', () => resolve('aborted'));
-      response.on('error', () => resolve('aborted'));
+test(
+  'a refusal cut off in the middle of its body while the sidecar looks at it cuts the caller off too, without a ' +
+    'hang',
+  async (t) => {
+    const upstream = await refusingGateway(t, 1000, (socket) => {
+      socket.write('{"code":"Signa');
+      setTimeout(() => socket.destroy(), 50);
     });
-    request.on('error', () => resolve('aborted'));
-    request.setTimeout(5000, () => {
-      resolve('hung');
-      request.destroy();
+    const volume = createSecretVolume({ 'keystore.json': overlapStore });
+    const sidecar = await startKeyStoreSidecar(t, {
+      keystorePath: volume.path('keystore.json'),
+      upstreamUrl: upstream.url,
     });
-  });
-  t.is(outcome, 'aborted', 'cut by the sidecar, not hung until the client gave up');
-  t.is(upstream.connections(), 1, 'a body that never arrived is not a reason to re-sign');
-});
+    const outcome = await new Promise<string>((resolve) => {
+      const request = http.get(`${sidecar.proxyUrl}/v1.1/customer/12345`, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.complete ? 'complete' : 'truncated'));
+        response.on('aborted', () => resolve('aborted'));
+        response.on('error', () => resolve('aborted'));
+      });
+      request.on('error', () => resolve('aborted'));
+      request.setTimeout(5000, () => {
+        resolve('hung');
+        request.destroy();
+      });
+    });
+    t.is(outcome, 'aborted', 'cut by the sidecar, not hung until the client gave up');
+    t.is(upstream.connections(), 1, 'a body that never arrived is not a reason to re-sign');
+  },
+);

@@ -12,66 +12,104 @@ import { startPrometheus } from '../helpers/prometheus-server.js';
 import { startStack } from '../helpers/stack.js';
 import { REPO_ROOT, requireTool, runTool } from '../helpers/tools.js';
 
-test('Prometheus sees the counts and rates of mixed traffic, loads the rules and parses every expression', async (t) => {
-  t.timeout(90_000);
-  const { proxyUrl, adminUrl, sidecar, emulator } = await startStack(t, { sidecar: { maxBodyBytes: 64 } });
-  const prometheus = await startPrometheus(t, [`127.0.0.1:${sidecar.adminAddress.port}`]);
-  t.true(await eventually(async () => (await prometheus.query('up{job="sfd-sidecar"} == 1')).length === 1, 20_000), 'target up');
+test(
+  'Prometheus sees the counts and rates of mixed ' + 'traffic, loads the rules and parses every ' + 'expression',
+  async (t) => {
+    t.timeout(90_000);
+    const { proxyUrl, adminUrl, sidecar, emulator } = await startStack(t, { sidecar: { maxBodyBytes: 64 } });
+    const prometheus = await startPrometheus(t, [`127.0.0.1:${sidecar.adminAddress.port}`]);
+    t.true(
+      await eventually(async () => (await prometheus.query('up{job="sfd-sidecar"} == 1')).length === 1, 20_000),
+      'target up',
+    );
 
-  // Four rounds, each longer than the scrape interval, so that Prometheus sees every counter rise.
-  const goodForm = { ...emulator.state.form };
-  for (let round = 0; round < 4; round += 1) {
-    for (let i = 0; i < 5; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 200);
-    t.is((await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, { method: 'POST', body: '{"timeWindow":5,"requestLimit":9}' })).status, 200);
-    t.is((await send(`${proxyUrl}/cdn/v1.0/services/2001/rateLimit`)).status, 400);
-    if (round === 0) for (let i = 0; i < 2; i += 1) t.is((await send(`${proxyUrl}/upload`, { method: 'POST', body: 'z'.repeat(65) })).status, 413);
-    emulator.state.form = { ...goodForm, shape: 'no-extra-lf' };
-    for (let i = 0; i < 2; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 401);
-    emulator.state.form = goodForm;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-  }
+    // Four rounds, each longer than the scrape interval, so that Prometheus sees every counter rise.
+    const goodForm = { ...emulator.state.form };
+    for (let round = 0; round < 4; round += 1) {
+      for (let i = 0; i < 5; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 200);
+      t.is(
+        (
+          await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, {
+            method: 'POST',
+            body: '{"timeWindow":5,"requestLimit":9}',
+          })
+        ).status,
+        200,
+      );
+      t.is((await send(`${proxyUrl}/cdn/v1.0/services/2001/rateLimit`)).status, 400);
+      if (round === 0)
+        for (let i = 0; i < 2; i += 1)
+          t.is((await send(`${proxyUrl}/upload`, { method: 'POST', body: 'z'.repeat(65) })).status, 413);
+      emulator.state.form = { ...goodForm, shape: 'no-extra-lf' };
+      for (let i = 0; i < 2; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 401);
+      emulator.state.form = goodForm;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
 
-  const total = async (): Promise<number> => Number((await prometheus.query('sum(sfd_requests_total)'))[0]?.value[1] ?? 0);
-  t.true(await eventually(async () => (await total()) === 38, 20_000), 'all 38 requests scraped');
+    const total = async (): Promise<number> =>
+      Number((await prometheus.query('sum(sfd_requests_total)'))[0]?.value[1] ?? 0);
+    t.true(await eventually(async () => (await total()) === 38, 20_000), 'all 38 requests scraped');
 
-  const byStatus: Record<string, number> = Object.fromEntries((await prometheus.query('sum by (status) (sfd_requests_total)')).map((r): [string, number] => [r.metric.status ?? '', Number(r.value[1])]));
-  t.deepEqual(byStatus, { '200': 24, '400': 4, '401': 8, '413': 2 });
-  const codes = Object.fromEntries(
-    (await prometheus.query('sum by (status, error_code) (sfd_upstream_errors_total)')).map((r): [string, number] => [`${r.metric.status} ${r.metric.error_code}`, Number(r.value[1])]),
-  );
-  t.deepEqual(codes, { '400 ServiceId.IdPermission': 4, '401 Signature.NotMatch': 8 });
-  t.deepEqual(
-    (await prometheus.query('sfd_sidecar_errors_total')).map((r) => [r.metric.code, r.value[1]]),
-    [['Sidecar.BodyTooLarge', '2']],
-  );
-  const operations = (await prometheus.query('sum by (operation) (sfd_requests_total)')).map((r) => r.metric.operation).sort();
-  t.deepEqual(operations, ['getCustomer', 'getRateLimit', 'other', 'upsertRateLimit']);
-  t.is(Number((await prometheus.query('sum(sfd_request_duration_seconds_count)'))[0]!.value[1]), 38);
-  for (const status of ['200', '400', '401']) {
-    const rate = Number((await prometheus.query(`sum(rate(sfd_requests_total{status="${status}"}[30s]))`))[0]?.value[1] ?? 0);
-    t.true(rate > 0, `rate of ${status}`);
-  }
-  const p99 = Number((await prometheus.query('histogram_quantile(0.99, sum by (le) (rate(sfd_request_duration_seconds_bucket[1m])))'))[0]!.value[1]);
-  t.true(p99 > 0 && p99 < 5, `p99 ${p99}`);
-  t.is((await prometheus.query('sfd_ready'))[0]!.value[1], '1');
-  t.is((await prometheus.query('sfd_key_current'))[0]!.metric.access_key_id, 'AKTEST000000001');
-  t.true((await prometheus.query('sfd_process_resident_memory_bytes')).length === 1);
+    const byStatus: Record<string, number> = Object.fromEntries(
+      (await prometheus.query('sum by (status) (sfd_requests_total)')).map((r): [string, number] => [
+        r.metric.status ?? '',
+        Number(r.value[1]),
+      ]),
+    );
+    t.deepEqual(byStatus, { '200': 24, '400': 4, '401': 8, '413': 2 });
+    const codes = Object.fromEntries(
+      (await prometheus.query('sum by (status, error_code) (sfd_upstream_errors_total)')).map((r): [string, number] => [
+        `${r.metric.status} ${r.metric.error_code}`,
+        Number(r.value[1]),
+      ]),
+    );
+    t.deepEqual(codes, { '400 ServiceId.IdPermission': 4, '401 Signature.NotMatch': 8 });
+    t.deepEqual(
+      (await prometheus.query('sfd_sidecar_errors_total')).map((r) => [r.metric.code, r.value[1]]),
+      [['Sidecar.BodyTooLarge', '2']],
+    );
+    const operations = (await prometheus.query('sum by (operation) (sfd_requests_total)'))
+      .map((r) => r.metric.operation)
+      .sort();
+    t.deepEqual(operations, ['getCustomer', 'getRateLimit', 'other', 'upsertRateLimit']);
+    t.is(Number((await prometheus.query('sum(sfd_request_duration_seconds_count)'))[0]!.value[1]), 38);
+    for (const status of ['200', '400', '401']) {
+      const rate = Number(
+        (await prometheus.query(`sum(rate(sfd_requests_total{status="${status}"}[30s]))`))[0]?.value[1] ?? 0,
+      );
+      t.true(rate > 0, `rate of ${status}`);
+    }
+    const p99 = Number(
+      (
+        await prometheus.query('histogram_quantile(0.99, sum by (le) (rate(sfd_request_duration_seconds_bucket[1m])))')
+      )[0]!.value[1],
+    );
+    t.true(p99 > 0 && p99 < 5, `p99 ${p99}`);
+    t.is((await prometheus.query('sfd_ready'))[0]!.value[1], '1');
+    t.is((await prometheus.query('sfd_key_current'))[0]!.metric.access_key_id, 'AKTEST000000001');
+    t.true((await prometheus.query('sfd_process_resident_memory_bytes')).length === 1);
 
-  const rules = await prometheus.api<{ data: { groups: { rules: { name: string; health: string }[] }[] } }>('/api/v1/rules');
-  const loaded = rules.data.groups.flatMap((g) => g.rules);
-  t.is(loaded.length, 11);
-  t.true(loaded.every((rule) => rule.health !== 'err'), JSON.stringify(loaded));
+    const rules = await prometheus.api<{ data: { groups: { rules: { name: string; health: string }[] }[] } }>(
+      '/api/v1/rules',
+    );
+    const loaded = rules.data.groups.flatMap((g) => g.rules);
+    t.is(loaded.length, 11);
+    t.true(
+      loaded.every((rule) => rule.health !== 'err'),
+      JSON.stringify(loaded),
+    );
 
-  for (const expression of [...dashboardExpressions(), ...ruleExpressions()]) {
-    const answer = await prometheus.queryRaw(expression);
-    t.is(answer.status, 'success', `${expression}: ${answer.error ?? ''}`);
-  }
+    for (const expression of [...dashboardExpressions(), ...ruleExpressions()]) {
+      const answer = await prometheus.queryRaw(expression);
+      t.is(answer.status, 'success', `${expression}: ${answer.error ?? ''}`);
+    }
 
-  const promtool = requireTool('promtool', 'prometheus');
-  const exposition = (await send(`${adminUrl}/metrics`)).body.toString();
-  const lint = runTool(promtool, ['check', 'metrics'], exposition);
-  t.is(lint.code, 0, lint.stdout + lint.stderr);
-});
+    const promtool = requireTool('promtool', 'prometheus');
+    const exposition = (await send(`${adminUrl}/metrics`)).body.toString();
+    const lint = runTool(promtool, ['check', 'metrics'], exposition);
+    t.is(lint.code, 0, lint.stdout + lint.stderr);
+  },
+);
 
 /** Every PromQL expression of the Grafana dashboard, with its variables filled in. */
 function dashboardExpressions(): string[] {
@@ -84,6 +122,8 @@ function dashboardExpressions(): string[] {
 }
 
 function ruleExpressions(): string[] {
-  const rules = parse(readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8')) as { groups: { rules: { expr: string }[] }[] };
+  const rules = parse(readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8')) as {
+    groups: { rules: { expr: string }[] }[];
+  };
   return rules.groups.flatMap((g) => g.rules.map((r) => r.expr));
 }

@@ -1,4 +1,4 @@
-// SFD_REQUEST_LOG: every request gets its log line by default (issue #4); with `failed` only the ones
+// SFD_REQUEST_LOG: every request gets its log line by default; with `failed` only the ones
 // an operator has to look at (no answer, an error status from the gateway or the sidecar, cut off,
 // re-signed), with `off` none; the metrics count every request either way.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -22,7 +22,10 @@ async function waitForCounted(stack: Stack, count: number): Promise<void> {
   const deadline = Date.now() + 5000;
   for (;;) {
     const metrics = (await send(`${stack.adminUrl}/metrics`)).body.toString();
-    const counted = [...metrics.matchAll(/^sfd_requests_total\{[^}]*\} (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+    const counted = [...metrics.matchAll(/^sfd_requests_total\{[^}]*\} (\d+)$/gm)].reduce(
+      (sum, m) => sum + Number(m[1]),
+      0,
+    );
     if (counted >= count || Date.now() > deadline) return;
     await sleep(20);
   }
@@ -33,11 +36,16 @@ async function requestLines(t: ExecutionContext, mode: RequestLogMode): Promise<
   t.deepEqual(await sendThree(stack), [200, 400, 413]);
   await waitForCounted(stack, 3);
   const metrics = (await send(`${stack.adminUrl}/metrics`)).body.toString();
-  for (const status of ['200', '400', '413']) t.regex(metrics, new RegExp(`^sfd_requests_total\\{[^}]*status="${status}"[^}]*\\} 1$`, 'm'), `status ${status} counted`);
+  for (const status of ['200', '400', '413'])
+    t.regex(
+      metrics,
+      new RegExp(`^sfd_requests_total\\{[^}]*status="${status}"[^}]*\\} 1$`, 'm'),
+      `status ${status} counted`,
+    );
   return stack.logs.lines().filter((line) => line.event === 'request');
 }
 
-test('failed: the gateway\'s 400 and the sidecar\'s 413 are logged, the 200 is not', async (t) => {
+test("failed: the gateway's 400 and the sidecar's 413 are logged, the 200 is not", async (t) => {
   const lines = await requestLines(t, 'failed');
   t.deepEqual(
     lines.map((line) => line.status),

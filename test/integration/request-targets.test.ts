@@ -10,7 +10,10 @@ const codeOf = (raw: string): string | undefined => /"code":"([^"]+)"/.exec(raw)
 test('dot segments behind path parameters are refused like plain ones, and never reach the gateway', async (t) => {
   const { sidecar, emulator } = await startStack(t, { upstreamPath: '/api' });
   for (const path of ['/..;/admin', '/%2e%2e;/admin', '/..%3b/admin', '/v1.1/.;x=1/customer', '/a/..%3B/b']) {
-    const raw = await rawExchange(sidecar.proxyAddress.port, `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+    const raw = await rawExchange(
+      sidecar.proxyAddress.port,
+      `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`,
+    );
     t.is(statusOf(raw), 400, path);
     t.is(codeOf(raw), 'Sidecar.BadRequest', path);
   }
@@ -30,7 +33,10 @@ test('a request line without an HTTP version is refused with 400, another versio
 
 test('more than one Host is refused with 400', async (t) => {
   const { sidecar, emulator } = await startStack(t);
-  const raw = await rawExchange(sidecar.proxyAddress.port, 'GET /v1.1/customer/12345 HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n');
+  const raw = await rawExchange(
+    sidecar.proxyAddress.port,
+    'GET /v1.1/customer/12345 HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n',
+  );
   t.is(statusOf(raw), 400);
   t.is(codeOf(raw), 'Sidecar.MalformedRequest');
   t.is(emulator.state.accepted.length, 0);
@@ -51,7 +57,10 @@ test('every method is handled alike: an upper-case scheme, another host, a broke
     // The emulator serves a customer to reads only; a refusal must come alike for every method.
     const methods = status === 200 ? ['GET', 'HEAD'] : ['GET', 'HEAD', 'DELETE', 'POST'];
     for (const method of methods) {
-      const raw = await rawExchange(sidecar.proxyAddress.port, `${method} ${target} HTTP/1.1\r\n${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+      const raw = await rawExchange(
+        sidecar.proxyAddress.port,
+        `${method} ${target} HTTP/1.1\r\n${host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+      );
       t.is(statusOf(raw), status, `${method} ${target} ${host}`);
     }
   }

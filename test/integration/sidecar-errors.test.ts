@@ -11,7 +11,11 @@ import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 
 const catalogMessages = new Set(Object.values(SIDECAR_ERRORS).map((e) => e.message));
 
-function assertCatalogAnswer(t: ExecutionContext, answer: { status: number; headers: Record<string, unknown>; json: () => Record<string, unknown> }, name: keyof typeof SIDECAR_ERRORS): void {
+function assertCatalogAnswer(
+  t: ExecutionContext,
+  answer: { status: number; headers: Record<string, unknown>; json: () => Record<string, unknown> },
+  name: keyof typeof SIDECAR_ERRORS,
+): void {
   const spec = SIDECAR_ERRORS[name];
   t.is(answer.status, spec.status);
   t.deepEqual(answer.json(), { code: spec.code, message: spec.message });
@@ -27,28 +31,36 @@ test('a body over SFD_MAX_BODY_BYTES with Content-Length is refused with 413 bef
   t.like(line, { status: 413, errorCode: 'Sidecar.BodyTooLarge', sidecarTraceId: answer.headers['x-sfd-trace-id'] });
 });
 
-test('a client that waits for 100 Continue is asked for a body the sidecar will read, and refused without being asked for one it will not', async (t) => {
-  const { proxyUrl, adminUrl } = await startStack(t, { sidecar: { maxBodyBytes: 1000 } });
-  const accepted = await sendExpectingContinue(`${proxyUrl}/_emulator/echo`, { body: 'x'.repeat(1000) });
-  t.like(accepted, { continued: true, bodySent: true, status: 200 });
-  t.is(Buffer.from((JSON.parse(accepted.body.toString()) as { bodyBase64: string }).bodyBase64, 'base64').toString(), 'x'.repeat(1000));
-  // Each refusal comes before a byte of the body, and closes the connection: the client may still send
-  // the body it held back, which must not be read as a next request.
-  const tooLarge = await sendExpectingContinue(`${proxyUrl}/_emulator/echo`, { body: 'x'.repeat(1001) });
-  t.like(tooLarge, { continued: false, bodySent: false, status: 413, headers: { connection: 'close' } });
-  t.is((JSON.parse(tooLarge.body.toString()) as { code: string }).code, 'Sidecar.BodyTooLarge');
-  const escape = await sendExpectingContinue(`${proxyUrl}/v1.1/../admin`, { body: '{}' });
-  t.like(escape, { continued: false, bodySent: false, status: 400, headers: { connection: 'close' } });
-  const admin = await sendExpectingContinue(`${adminUrl}/healthz`, { body: '{}' });
-  t.like(admin, { continued: false, bodySent: false, status: 405, headers: { connection: 'close' } });
-});
+test(
+  'a client that waits for 100 Continue is asked for a body the sidecar will read, and refused without being ' +
+    'asked for one it will not',
+  async (t) => {
+    const { proxyUrl, adminUrl } = await startStack(t, { sidecar: { maxBodyBytes: 1000 } });
+    const accepted = await sendExpectingContinue(`${proxyUrl}/_emulator/echo`, { body: 'x'.repeat(1000) });
+    t.like(accepted, { continued: true, bodySent: true, status: 200 });
+    t.is(
+      Buffer.from((JSON.parse(accepted.body.toString()) as { bodyBase64: string }).bodyBase64, 'base64').toString(),
+      'x'.repeat(1000),
+    );
+    // Each refusal comes before a byte of the body, and closes the connection: the client may still send
+    // the body it held back, which must not be read as a next request.
+    const tooLarge = await sendExpectingContinue(`${proxyUrl}/_emulator/echo`, { body: 'x'.repeat(1001) });
+    t.like(tooLarge, { continued: false, bodySent: false, status: 413, headers: { connection: 'close' } });
+    t.is((JSON.parse(tooLarge.body.toString()) as { code: string }).code, 'Sidecar.BodyTooLarge');
+    const escape = await sendExpectingContinue(`${proxyUrl}/v1.1/../admin`, { body: '{}' });
+    t.like(escape, { continued: false, bodySent: false, status: 400, headers: { connection: 'close' } });
+    const admin = await sendExpectingContinue(`${adminUrl}/healthz`, { body: '{}' });
+    t.like(admin, { continued: false, bodySent: false, status: 405, headers: { connection: 'close' } });
+  },
+);
 
 test('a chunked body that grows over the limit is refused with 413', async (t) => {
   const { sidecar } = await startStack(t, { sidecar: { maxBodyBytes: 1000 } });
   const chunk = 'y'.repeat(600);
   const raw = await rawExchange(
     sidecar.proxyAddress.port,
-    `POST /_emulator/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n258\r\n${chunk}\r\n258\r\n${chunk}\r\n0\r\n\r\n`,
+    `POST /_emulator/echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: ` +
+      `chunked\r\n\r\n258\r\n${chunk}\r\n258\r\n${chunk}\r\n0\r\n\r\n`,
   );
   t.is(statusOf(raw), 413);
   t.true(raw.includes('Sidecar.BodyTooLarge'));
@@ -63,7 +75,10 @@ test('a body at the limit exactly goes through', async (t) => {
 test('an absolute-form request naming the upstream is accepted', async (t) => {
   const { sidecar, emulator } = await startStack(t);
   const host = new URL(emulator.url).host;
-  const raw = await rawExchange(sidecar.proxyAddress.port, `GET http://${host}/v1.1/customer/12345 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+  const raw = await rawExchange(
+    sidecar.proxyAddress.port,
+    `GET http://${host}/v1.1/customer/12345 HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`,
+  );
   t.is(statusOf(raw), 200);
   t.true(raw.includes('"name":"Demo Customer"'));
 });
@@ -75,7 +90,10 @@ for (const [title, authority] of [
 ] as const) {
   test(`an absolute-form request naming ${title} is refused with 403 and never forwarded`, async (t) => {
     const { sidecar, logs } = await startStack(t);
-    const raw = await rawExchange(sidecar.proxyAddress.port, `GET http://${authority}/v1.1/customer/12345 HTTP/1.1\r\nHost: evil.example.com\r\nConnection: close\r\n\r\n`);
+    const raw = await rawExchange(
+      sidecar.proxyAddress.port,
+      `GET http://${authority}/v1.1/customer/12345 HTTP/1.1\r\nHost: evil.example.com\r\nConnection: close\r\n\r\n`,
+    );
     t.is(statusOf(raw), 403);
     t.true(raw.includes('"code":"Sidecar.ForbiddenTarget"'));
     t.false(logs.lines().some((l) => typeof l.upstreamTraceId === 'string'));
@@ -84,7 +102,10 @@ for (const [title, authority] of [
 
 test('an asterisk-form request is a bad request', async (t) => {
   const { sidecar } = await startStack(t);
-  const raw = await rawExchange(sidecar.proxyAddress.port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+  const raw = await rawExchange(
+    sidecar.proxyAddress.port,
+    'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+  );
   t.is(statusOf(raw), 400);
   t.true(raw.includes('"code":"Sidecar.BadRequest"'));
 });
@@ -105,7 +126,10 @@ test('an upstream that never answers gives 504 Sidecar.UpstreamTimeout after SFD
     silent.close();
   });
   const port = (silent.address() as net.AddressInfo).port;
-  const { proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(`http://127.0.0.1:${port}`), upstreamTimeoutMs: 200 });
+  const { proxyUrl } = await startTestSidecar(t, {
+    defaultUpstream: toUpstream(`http://127.0.0.1:${port}`),
+    upstreamTimeoutMs: 200,
+  });
   const answer = await send(`${proxyUrl}/v1.1/customer/12345`);
   assertCatalogAnswer(t, answer, 'UpstreamTimeout');
 });
@@ -126,23 +150,32 @@ test('/readyz is 200 when the listener is bound and a key is usable', async (t) 
   t.like(ready.json(), { status: 'ready' });
 });
 
-test('the admin listener answers another path 404 and another method 405 (Allow: GET, HEAD), each with a trace id in a warn line', async (t) => {
-  const { adminUrl, logs } = await startStack(t);
-  const cases = [
-    { answer: await send(`${adminUrl}/metricz`), name: 'NotFound', method: 'GET', path: '/metricz' },
-    { answer: await send(`${adminUrl}/metrics`, { method: 'POST', body: '' }), name: 'MethodNotAllowed', method: 'POST', path: '/metrics' },
-  ] as const;
-  for (const { answer, name, method, path } of cases) {
-    assertCatalogAnswer(t, answer, name);
-    t.like(
-      logs.lines().find((l) => l.sidecarTraceId === answer.headers['x-sfd-trace-id']),
-      { level: 'warn', event: 'admin request refused', method, path, errorCode: SIDECAR_ERRORS[name].code },
-    );
-  }
-  t.is(cases[0].answer.headers.allow, undefined);
-  t.is(cases[1].answer.headers.allow, 'GET, HEAD');
-  t.is((await send(`${adminUrl}/metrics`, { method: 'HEAD' })).status, 200, 'HEAD is answered as it says');
-});
+test(
+  'the admin listener answers another path 404 and another method 405 (Allow: GET, HEAD), each with a trace id ' +
+    'in a warn line',
+  async (t) => {
+    const { adminUrl, logs } = await startStack(t);
+    const cases = [
+      { answer: await send(`${adminUrl}/metricz`), name: 'NotFound', method: 'GET', path: '/metricz' },
+      {
+        answer: await send(`${adminUrl}/metrics`, { method: 'POST', body: '' }),
+        name: 'MethodNotAllowed',
+        method: 'POST',
+        path: '/metrics',
+      },
+    ] as const;
+    for (const { answer, name, method, path } of cases) {
+      assertCatalogAnswer(t, answer, name);
+      t.like(
+        logs.lines().find((l) => l.sidecarTraceId === answer.headers['x-sfd-trace-id']),
+        { level: 'warn', event: 'admin request refused', method, path, errorCode: SIDECAR_ERRORS[name].code },
+      );
+    }
+    t.is(cases[0].answer.headers.allow, undefined);
+    t.is(cases[1].answer.headers.allow, 'GET, HEAD');
+    t.is((await send(`${adminUrl}/metrics`, { method: 'HEAD' })).status, 200, 'HEAD is answered as it says');
+  },
+);
 
 test('no error body or log line carries the secret', async (t) => {
   const { proxyUrl, logs } = await startStack(t, { sidecar: { maxBodyBytes: 10 } });

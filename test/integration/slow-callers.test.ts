@@ -33,66 +33,106 @@ function trickle(t: ExecutionContext, port: number, head: string, everyMs: numbe
 const slowPost = (path: string, declared: number, extra = ''): string =>
   `POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n${extra}Content-Length: ${declared}\r\n\r\n`;
 
-test('slow callers that declare the whole body budget hold only what they sent: a small POST still goes through', async (t) => {
-  const budget = 64 * 1024;
-  const { sidecar, proxyUrl, adminUrl } = await startStack(t, {
-    sidecar: { maxBodyBytes: 16 * 1024, limits: { ...DEFAULT_LIMITS, maxBufferedBodyBytes: budget, clientMinBodyBytesPerSecond: 0 } },
-  });
-  for (let i = 0; i < 4; i += 1) trickle(t, sidecar.proxyAddress.port, slowPost('/cdn/v1.0/services/1/rateLimit', 16 * 1024), 200);
-  await new Promise((resolve) => setTimeout(resolve, 600));
-  const small = await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: '{"timeWindow":60,"requestLimit":100}',
-  });
-  t.is(small.status, 200, small.body.toString());
-  const held = valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), 'sfd_buffered_body_bytes')!;
-  t.true(held > 0 && held < 100, `the gauge shows the bytes actually held (${held}), not the 64 KiB declared`);
-});
+test(
+  'slow callers that declare the whole body budget hold ' + 'only what they sent: a small POST still goes through',
+  async (t) => {
+    const budget = 64 * 1024;
+    const { sidecar, proxyUrl, adminUrl } = await startStack(t, {
+      sidecar: {
+        maxBodyBytes: 16 * 1024,
+        limits: { ...DEFAULT_LIMITS, maxBufferedBodyBytes: budget, clientMinBodyBytesPerSecond: 0 },
+      },
+    });
+    for (let i = 0; i < 4; i += 1)
+      trickle(t, sidecar.proxyAddress.port, slowPost('/cdn/v1.0/services/1/rateLimit', 16 * 1024), 200);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const small = await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"timeWindow":60,"requestLimit":100}',
+    });
+    t.is(small.status, 200, small.body.toString());
+    const held = valueOf(
+      parseExposition((await send(`${adminUrl}/metrics`)).body.toString()),
+      'sfd_buffered_body_bytes',
+    )!;
+    t.true(held > 0 && held < 100, `the gauge shows the bytes actually held (${held}), not the 64 KiB declared`);
+  },
+);
 
-test('a body slower than the minimum rate is cut off with 408 after its grace, and the connection closed', async (t) => {
-  const { sidecar, adminUrl, logs } = await startStack(t, { sidecar: { limits: { ...DEFAULT_LIMITS, clientMinBodyBytesPerSecond: 1024 } } });
-  const started = Date.now();
-  const slow = trickle(t, sidecar.proxyAddress.port, slowPost('/cdn/v1.0/services/1/rateLimit', 4096), 300);
-  t.true(await eventually(() => slow.received().length > 0, 6000));
-  const elapsed = Date.now() - started;
-  t.is(statusOf(slow.received()), 408);
-  t.regex(slow.received(), /Sidecar\.RequestTimeout/);
-  t.regex(slow.received(), /\r\nConnection: close\r\n/i);
-  t.true(elapsed >= 2000 && elapsed < 5000, `cut off after the two seconds of grace (${elapsed} ms)`);
-  t.true(await eventually(() => logs.lines().some((l) => l.event === 'request' && l.errorCode === 'Sidecar.RequestTimeout')));
-  t.is(valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), 'sfd_sidecar_errors_total', { code: 'Sidecar.RequestTimeout' }), 1);
-});
+test(
+  'a body slower than the minimum rate is cut off ' + 'with 408 after its grace, and the connection ' + 'closed',
+  async (t) => {
+    const { sidecar, adminUrl, logs } = await startStack(t, {
+      sidecar: { limits: { ...DEFAULT_LIMITS, clientMinBodyBytesPerSecond: 1024 } },
+    });
+    const started = Date.now();
+    const slow = trickle(t, sidecar.proxyAddress.port, slowPost('/cdn/v1.0/services/1/rateLimit', 4096), 300);
+    t.true(await eventually(() => slow.received().length > 0, 6000));
+    const elapsed = Date.now() - started;
+    t.is(statusOf(slow.received()), 408);
+    t.regex(slow.received(), /Sidecar\.RequestTimeout/);
+    t.regex(slow.received(), /\r\nConnection: close\r\n/i);
+    t.true(elapsed >= 2000 && elapsed < 5000, `cut off after the two seconds of grace (${elapsed} ms)`);
+    t.true(
+      await eventually(() =>
+        logs.lines().some((l) => l.event === 'request' && l.errorCode === 'Sidecar.RequestTimeout'),
+      ),
+    );
+    t.is(
+      valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), 'sfd_sidecar_errors_total', {
+        code: 'Sidecar.RequestTimeout',
+      }),
+      1,
+    );
+  },
+);
 
-test('notifications still arriving hold no place in the relay: a complete one is delivered while slow ones trickle', async (t) => {
-  const app = await startTestApp(t);
-  const { logger } = captureLogs();
-  const relay = await startNotifyRelay(
-    {
-      listen: { host: '127.0.0.1', port: 0 },
-      path: '/notifications',
-      forwardUrl: new URL(app.url),
-      token: null,
-      allowedCidrs: null,
-      requireHeader: false,
-      maxBodyBytes: 65536,
-      maxInflight: 2,
-      maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
-      timeoutMs: 2000,
-      deadLetterDir: null,
-      deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
-    },
-    { logger, metrics: createMetrics(), now: Date.now, callerLimits: { ...DEFAULT_LIMITS, clientMinBodyBytesPerSecond: 0 } },
-  );
-  t.teardown(() => relay.close(0));
-  for (let i = 0; i < 4; i += 1) trickle(t, relay.address.port, slowPost('/notifications', 60_000), 200);
-  await new Promise((resolve) => setTimeout(resolve, 600));
-  const event = recordingEvent({ status: 'started', recordingId: 'rec-slow', streamId: 's-1', startedMs: Date.now(), nowMs: Date.now() });
-  const answer = await send(`http://127.0.0.1:${relay.address.port}/notifications`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify(event),
-  });
-  t.is(answer.status, 200, answer.body.toString());
-  t.is(app.received.length, 1);
-});
+test(
+  'notifications still arriving hold no place in the ' +
+    'relay: a complete one is delivered while slow ones ' +
+    'trickle',
+  async (t) => {
+    const app = await startTestApp(t);
+    const { logger } = captureLogs();
+    const relay = await startNotifyRelay(
+      {
+        listen: { host: '127.0.0.1', port: 0 },
+        path: '/notifications',
+        forwardUrl: new URL(app.url),
+        token: null,
+        allowedCidrs: null,
+        requireHeader: false,
+        maxBodyBytes: 65536,
+        maxInflight: 2,
+        maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
+        timeoutMs: 2000,
+        deadLetterDir: null,
+        deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
+      },
+      {
+        logger,
+        metrics: createMetrics(),
+        now: Date.now,
+        callerLimits: { ...DEFAULT_LIMITS, clientMinBodyBytesPerSecond: 0 },
+      },
+    );
+    t.teardown(() => relay.close(0));
+    for (let i = 0; i < 4; i += 1) trickle(t, relay.address.port, slowPost('/notifications', 60_000), 200);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const event = recordingEvent({
+      status: 'started',
+      recordingId: 'rec-slow',
+      streamId: 's-1',
+      startedMs: Date.now(),
+      nowMs: Date.now(),
+    });
+    const answer = await send(`http://127.0.0.1:${relay.address.port}/notifications`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(event),
+    });
+    t.is(answer.status, 200, answer.body.toString());
+    t.is(app.received.length, 1);
+  },
+);

@@ -21,16 +21,26 @@ const forms: SigningOptions[] = [
 ];
 
 const segment = fc
-  .array(fc.constantFrom(...'abcXYZ019-_.~'.split(''), '%20', '%2F', '%E6%9D%B1', '%25'), { minLength: 1, maxLength: 6 })
+  .array(fc.constantFrom(...'abcXYZ019-_.~'.split(''), '%20', '%2F', '%E6%9D%B1', '%25'), {
+    minLength: 1,
+    maxLength: 6,
+  })
   .map((parts) => parts.join(''))
   // dot segments (also behind an encoded slash) are refused by design: generate only acceptable paths
   .filter((s) => s.split(/%2F/i).every((part) => part !== '.' && part !== '..'));
 const query = fc.option(
-  fc.array(fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/), fc.stringMatching(/^[a-zA-Z0-9%+*-]{0,8}$/)), { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&')),
+  fc
+    .array(fc.tuple(fc.stringMatching(/^[a-z][a-z0-9]{0,5}$/), fc.stringMatching(/^[a-zA-Z0-9%+*-]{0,8}$/)), {
+      maxLength: 4,
+    })
+    .map((pairs) => pairs.map(([k, v]) => `${k}=${v}`).join('&')),
   { nil: null },
 );
 const sfdHeader = fc.record({
-  name: fc.stringMatching(/^[A-Za-z]{1,8}$/).map((n) => `X-SFD-${n}`).filter((n) => !['x-sfd-date', 'x-sfd-nonce'].includes(n.toLowerCase())),
+  name: fc
+    .stringMatching(/^[A-Za-z]{1,8}$/)
+    .map((n) => `X-SFD-${n}`)
+    .filter((n) => !['x-sfd-date', 'x-sfd-nonce'].includes(n.toLowerCase())),
   value: fc.stringMatching(/^[!-~]([ !-~]{0,20}[!-~])?$/),
 });
 const request = fc.record({
@@ -65,10 +75,12 @@ test('whatever the sidecar forwards, the independent verifier accepts, and no no
       if (answer.status !== 200) throw new Error(`${answer.status} ${answer.body.toString()}`);
       if (r.method === 'HEAD') return;
       const echo = answer.json<{ rawHeaders: string[]; bodyBase64: string; target: string }>();
-      const nonce = echo.rawHeaders[echo.rawHeaders.findIndex((n, i) => i % 2 === 0 && n.toLowerCase() === 'x-sfd-nonce') + 1]!;
+      const nonce =
+        echo.rawHeaders[echo.rawHeaders.findIndex((n, i) => i % 2 === 0 && n.toLowerCase() === 'x-sfd-nonce') + 1]!;
       if (nonces.has(nonce)) throw new Error(`nonce ${nonce} repeated`);
       nonces.add(nonce);
-      if (hasBody && !Buffer.from(echo.bodyBase64, 'base64').equals(Buffer.from(r.body))) throw new Error('body changed on the way');
+      if (hasBody && !Buffer.from(echo.bodyBase64, 'base64').equals(Buffer.from(r.body)))
+        throw new Error('body changed on the way');
     }),
     { numRuns: 150 },
   );
@@ -89,12 +101,19 @@ test('the string to sign is a pure function of the request', (t) => {
         body: Buffer.from(r.body),
         key,
         options: forms[r.form]!,
-        date: new Date(Date.UTC(2026, 0, 1) + seconds * 1000).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}Z$/, 'Z'),
+        date: new Date(Date.UTC(2026, 0, 1) + seconds * 1000)
+          .toISOString()
+          .replace(/[-:]/g, '')
+          .replace(/\.\d{3}Z$/, 'Z'),
         nonce: String(nonce),
       };
       const first = signRequest(input);
       const second = signRequest({ ...input, body: Buffer.from(r.body), extraSfdHeaders: [...r.headers] });
-      return first.signature === second.signature && first.stringToSignPrefix === second.stringToSignPrefix && first.bodyPosition.equals(second.bodyPosition);
+      return (
+        first.signature === second.signature &&
+        first.stringToSignPrefix === second.stringToSignPrefix &&
+        first.bodyPosition.equals(second.bodyPosition)
+      );
     }),
   );
   t.pass();

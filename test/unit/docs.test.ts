@@ -1,6 +1,7 @@
 // The manual agrees with the code: the errors and metrics tables list exactly what the code has, the
 // README stays a front door, and every relative link of the README and docs/ leads to a file and a
 // heading that exist. (docs/configuration.md is generated: generated-files.test.ts checks it.)
+import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
@@ -19,7 +20,12 @@ function tableAfter(markdown: string, heading: string): string[][] {
   for (const line of markdown.slice(start).split('\n').slice(2)) {
     if (line.startsWith('|')) {
       inTable = true;
-      rows.push(line.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+      rows.push(
+        line
+          .split(/(?<!\\)\|/)
+          .slice(1, -1)
+          .map((cell) => cell.trim()),
+      );
     } else if (inTable) break;
   }
   return rows.slice(2);
@@ -46,14 +52,29 @@ test('the metrics table lists every metric with its type, labels and meaning', (
 test('the README is a front door: short, with the two commands and the three ways into a workload', (t) => {
   const readme = read('README.md');
   t.true(readme.split('\n').length <= 250, `${readme.split('\n').length} lines`);
-  for (const fragment of ['npm ci && npm start', 'npm test', 'sfd-sidecar.io/inject', 'sfd-sidecar inject', 'components/sfd-sidecar', 'docs/keystore.md#rotation-runbook', 'docs/troubleshooting.md']) {
+  for (const fragment of [
+    'npm ci && npm start',
+    'npm test',
+    'sfd-sidecar.io/inject',
+    'sfd-sidecar inject',
+    'components/sfd-sidecar',
+    'docs/keystore.md#rotation-runbook',
+    'docs/troubleshooting.md',
+  ]) {
     t.true(readme.includes(fragment), fragment);
   }
 });
 
 /** GitHub's anchors of a Markdown text's headings: lower case, without punctuation, spaces as hyphens. */
 function anchorsOf(markdown: string): Set<string> {
-  return new Set([...markdown.matchAll(/^#{1,4} (.+)$/gm)].map((m) => m[1]!.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replaceAll(' ', '-')));
+  return new Set(
+    [...markdown.matchAll(/^#{1,4} (.+)$/gm)].map((m) =>
+      m[1]!
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N} _-]/gu, '')
+        .replaceAll(' ', '-'),
+    ),
+  );
 }
 
 /** The links of a Markdown file that lead nowhere: a missing file or heading. */
@@ -69,7 +90,11 @@ function brokenLinks(file: string): string[] {
   });
 }
 
-const markdown = ['README.md', 'helm/sfd-sidecar/README.md', ...readdirSync(join(REPO_ROOT, 'docs')).map((f) => `docs/${f}`)];
+const markdown = [
+  'README.md',
+  'helm/sfd-sidecar/README.md',
+  ...readdirSync(join(REPO_ROOT, 'docs')).map((f) => `docs/${f}`),
+];
 
 for (const file of markdown) {
   test(`every relative link of ${file} leads to a file and heading that exist`, (t) => {
@@ -82,6 +107,42 @@ test('the link check finds a link that leads nowhere', (t) => {
   t.false(anchorsOf('## Soaks').has('soak'));
 });
 
+/** Citations a reader of the repository cannot follow: documents outside it, and issue numbers. */
+const OUTSIDE_CITATION = new RegExp(
+  ['\\.\\./shared', 'field[- ]notes', 'api-spec', 'issue #\\d', 'bench/README'].join('|'),
+  'i',
+);
+
 test('no page cites documents outside the repository or issue numbers', (t) => {
-  for (const file of markdown) t.notRegex(read(file), /\.\.\/shared|field-notes|issue #\d/, file);
+  for (const file of markdown) t.notRegex(read(file), OUTSIDE_CITATION, file);
+});
+
+test('no line of code passes 120 columns (the formatter leaves long strings and comments alone)', (t) => {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.js'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter((file) => file !== '' && existsSync(join(REPO_ROOT, file)));
+  const long = files.flatMap((file) =>
+    read(file)
+      .split('\n')
+      .flatMap((line, i) => (line.length > 120 ? [`${file}:${i + 1}`] : [])),
+  );
+  t.deepEqual(long, []);
+});
+
+test('no source file, comment or build file cites them either', (t) => {
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+  })
+    .split('\n')
+    .filter(
+      (file) =>
+        /^(src|test|bench|tools|helm|deploy|\.ci)\/|^Dockerfile$/.test(file) && existsSync(join(REPO_ROOT, file)),
+    );
+  t.true(files.length > 100);
+  const citing = files.filter((file) => file !== 'test/unit/docs.test.ts' && OUTSIDE_CITATION.test(read(file)));
+  t.deepEqual(citing, []);
 });

@@ -4,7 +4,11 @@ import test from 'ava';
 import { ConfigError } from '../../../src/config/config-error.js';
 import { loadConfig, type SettingValues } from '../../../src/config/load-config.js';
 
-const base: SettingValues = { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: 'budget-test-secret-0123456789' };
+const base: SettingValues = {
+  SFD_UPSTREAM_URL: 'https://gw.example.com',
+  SFD_ACCESS_KEY_ID: 'AK1',
+  SFD_ACCESS_KEY_SECRET: 'budget-test-secret-0123456789',
+};
 const load = (values: SettingValues) => loadConfig({ ...base, ...values }, { production: true, readFile: () => '' });
 
 test('unset, the budget is 16 MiB', (t) => {

@@ -34,7 +34,16 @@ test('a connection without a known address is refused', (t) => {
   t.true(filter('198.51.100.1'));
 });
 
-for (const bad of ['10.0.0.0/33', '2001:db8::/129', '10.0.0.0/x', '10.0.0/8', 'example.com', '10.0.0.0/-1', '10.0.0.0/', '10.0.0.0/8/9']) {
+for (const bad of [
+  '10.0.0.0/33',
+  '2001:db8::/129',
+  '10.0.0.0/x',
+  '10.0.0/8',
+  'example.com',
+  '10.0.0.0/-1',
+  '10.0.0.0/',
+  '10.0.0.0/8/9',
+]) {
   test(`"${bad}" is refused, named in the error`, (t) => {
     const error = t.throws(() => parseCidrList(`192.0.2.0/24, ${bad}`));
     t.is(error?.message, bad);

@@ -5,7 +5,11 @@ import { ConfigError } from '../../../src/config/config-error.js';
 import { loadConfig, type SettingValues } from '../../../src/config/load-config.js';
 import { parseListen } from '../../../src/config/parsers.js';
 
-const base: SettingValues = { SFD_UPSTREAM_URL: 'https://gw.example.com', SFD_ACCESS_KEY_ID: 'AK1', SFD_ACCESS_KEY_SECRET: 'listen-test-secret-0123456789' };
+const base: SettingValues = {
+  SFD_UPSTREAM_URL: 'https://gw.example.com',
+  SFD_ACCESS_KEY_ID: 'AK1',
+  SFD_ACCESS_KEY_SECRET: 'listen-test-secret-0123456789',
+};
 const load = (values: SettingValues) => loadConfig({ ...base, ...values }, { production: true, readFile: () => '' });
 
 test('the three forms', (t) => {

@@ -11,31 +11,60 @@ function injected(template: PodTemplate, defaults = DEFAULTS) {
   return result;
 }
 
-test('a native sidecar goes first among the init containers; the key store is mounted read-only, without subPath', (t) => {
-  const result = injected(pod({ initContainers: [{ name: 'migrate', image: 'm' }] }));
-  const spec = result.template.spec;
-  t.deepEqual(spec.initContainers!.map((c) => c.name), ['sfd-sidecar', 'migrate']);
-  const sidecar = spec.initContainers![0]!;
-  t.is(sidecar.restartPolicy, 'Always');
-  t.deepEqual(sidecar.volumeMounts, [{ name: 'sfd-sidecar-keystore', mountPath: '/etc/sfd-sidecar/keys', readOnly: true }]);
-  t.deepEqual(spec.volumes, [{ name: 'sfd-sidecar-keystore', secret: { secretName: 'sfd-keys', defaultMode: 0o444 } }]);
-  t.like(envOf(sidecar), { SFD_LISTEN: '127.0.0.1:8080', SFD_ADMIN_LISTEN: ':9090', SFD_KEYSTORE_FILE: '/etc/sfd-sidecar/keys/keystore.json', SFD_PROFILE: 'default' });
-  t.is(envOf(spec.containers[0]).SFD_SIDECAR_URL, 'http://127.0.0.1:8080');
-  t.like(result.template.metadata, { labels: { app: 'x', 'sfd-sidecar.io/injected': 'true' }, annotations: { 'sfd-sidecar.io/status': 'injected', 'prometheus.io/port': '9090' } });
-});
+test(
+  'a native sidecar goes first among the init ' +
+    'containers; the key store is mounted read-only, ' +
+    'without subPath',
+  (t) => {
+    const result = injected(pod({ initContainers: [{ name: 'migrate', image: 'm' }] }));
+    const spec = result.template.spec;
+    t.deepEqual(
+      spec.initContainers!.map((c) => c.name),
+      ['sfd-sidecar', 'migrate'],
+    );
+    const sidecar = spec.initContainers![0]!;
+    t.is(sidecar.restartPolicy, 'Always');
+    t.deepEqual(sidecar.volumeMounts, [
+      { name: 'sfd-sidecar-keystore', mountPath: '/etc/sfd-sidecar/keys', readOnly: true },
+    ]);
+    t.deepEqual(spec.volumes, [
+      { name: 'sfd-sidecar-keystore', secret: { secretName: 'sfd-keys', defaultMode: 0o444 } },
+    ]);
+    t.like(envOf(sidecar), {
+      SFD_LISTEN: '127.0.0.1:8080',
+      SFD_ADMIN_LISTEN: ':9090',
+      SFD_KEYSTORE_FILE: '/etc/sfd-sidecar/keys/keystore.json',
+      SFD_PROFILE: 'default',
+    });
+    t.is(envOf(spec.containers[0]).SFD_SIDECAR_URL, 'http://127.0.0.1:8080');
+    t.like(result.template.metadata, {
+      labels: { app: 'x', 'sfd-sidecar.io/injected': 'true' },
+      annotations: { 'sfd-sidecar.io/status': 'injected', 'prometheus.io/port': '9090' },
+    });
+  },
+);
 
 test('the classic form is the first container, with a postStart wait and a shutdown delay', (t) => {
   const result = injected(pod({}, { 'sfd-sidecar.io/mode': 'classic' }));
   const sidecar = result.template.spec.containers[0]!;
   t.is(sidecar.name, 'sfd-sidecar');
   t.is(sidecar.restartPolicy, undefined);
-  t.deepEqual((sidecar.lifecycle as { postStart: { exec: { command: string[] } } }).postStart.exec.command.slice(2, 3), ['wait-ready']);
+  t.deepEqual(
+    (sidecar.lifecycle as { postStart: { exec: { command: string[] } } }).postStart.exec.command.slice(2, 3),
+    ['wait-ready'],
+  );
   t.is(envOf(sidecar).SFD_SHUTDOWN_DELAY_MS, '5000');
   t.is(result.template.spec.initContainers, undefined);
 });
 
 test('never a port clash: a port an application declares moves the sidecar, and the move is said', (t) => {
-  const result = injected(pod({ containers: [{ name: 'app', image: 'a', ports: [{ containerPort: 8080 }, { containerPort: 9090, hostPort: 9090 }] }] }));
+  const result = injected(
+    pod({
+      containers: [
+        { name: 'app', image: 'a', ports: [{ containerPort: 8080 }, { containerPort: 9090, hostPort: 9090 }] },
+      ],
+    }),
+  );
   const sidecar = sidecarOf(result.template)!;
   t.is(envOf(sidecar).SFD_LISTEN, '127.0.0.1:18080');
   t.is(envOf(sidecar).SFD_ADMIN_LISTEN, ':19090');
@@ -45,29 +74,59 @@ test('never a port clash: a port an application declares moves the sidecar, and 
 });
 
 test('a listen-port annotation that clashes is refused rather than moved', (t) => {
-  const result = injectPod(pod({ containers: [{ name: 'app', image: 'a', ports: [{ containerPort: 7000 }] }] }, { 'sfd-sidecar.io/listen-port': '7000' }), DEFAULTS, 'unless-disabled');
+  const result = injectPod(
+    pod(
+      { containers: [{ name: 'app', image: 'a', ports: [{ containerPort: 7000 }] }] },
+      { 'sfd-sidecar.io/listen-port': '7000' },
+    ),
+    DEFAULTS,
+    'unless-disabled',
+  );
   t.is(result.outcome, 'refused');
   if (result.outcome === 'refused') t.regex(result.problems[0]!, /asks for 7000, which container app declares/);
 });
 
 test('annotations override the defaults; bad values are named', (t) => {
   const result = injected(
-    pod({}, {
-      'sfd-sidecar.io/keystore-secret': 'billing-keys',
-      'sfd-sidecar.io/profile': 'billing',
-      'sfd-sidecar.io/upstream-url': 'https://open-api.swiftfederation.com',
-      'sfd-sidecar.io/listen-port': '7070',
-      'sfd-sidecar.io/signature-version': '1',
-    }),
+    pod(
+      {},
+      {
+        'sfd-sidecar.io/keystore-secret': 'billing-keys',
+        'sfd-sidecar.io/profile': 'billing',
+        'sfd-sidecar.io/upstream-url': 'https://open-api.swiftfederation.com',
+        'sfd-sidecar.io/listen-port': '7070',
+        'sfd-sidecar.io/signature-version': '1',
+      },
+    ),
   );
   const env = envOf(sidecarOf(result.template));
-  t.like(env, { SFD_PROFILE: 'billing', SFD_UPSTREAM_URL: 'https://open-api.swiftfederation.com', SFD_LISTEN: '127.0.0.1:7070', SFD_SIGNATURE_VERSION: '1' });
+  t.like(env, {
+    SFD_PROFILE: 'billing',
+    SFD_UPSTREAM_URL: 'https://open-api.swiftfederation.com',
+    SFD_LISTEN: '127.0.0.1:7070',
+    SFD_SIGNATURE_VERSION: '1',
+  });
   t.deepEqual((result.template.spec.volumes![0]!.secret as { secretName: string }).secretName, 'billing-keys');
-  const bad = injectPod(pod({}, { 'sfd-sidecar.io/listen-port': 'http', 'sfd-sidecar.io/mode': 'ambient', 'sfd-sidecar.io/keystore-secret': 'Not_A_Name' }), DEFAULTS, 'unless-disabled');
+  const bad = injectPod(
+    pod(
+      {},
+      {
+        'sfd-sidecar.io/listen-port': 'http',
+        'sfd-sidecar.io/mode': 'ambient',
+        'sfd-sidecar.io/keystore-secret': 'Not_A_Name',
+      },
+    ),
+    DEFAULTS,
+    'unless-disabled',
+  );
   t.is(bad.outcome, 'refused');
   if (bad.outcome === 'refused') {
     t.is(bad.problems.length, 3);
-    for (const name of ['listen-port', 'mode', 'keystore-secret']) t.true(bad.problems.some((p) => p.includes(`sfd-sidecar.io/${name}`)), name);
+    for (const name of ['listen-port', 'mode', 'keystore-secret'])
+      t.true(
+        bad.problems.some((p) => p.includes(`sfd-sidecar.io/${name}`)),
+        name,
+      );
   }
 });
 
@@ -88,7 +147,12 @@ test('a host-network pod is refused with the reason', (t) => {
 });
 
 test('unknown sfd-sidecar.io annotations are named; SFD_SIDECAR_URL already set is kept', (t) => {
-  const result = injected(pod({ containers: [{ name: 'app', image: 'a', env: [{ name: 'SFD_SIDECAR_URL', value: 'http://mine' }] }] }, { 'sfd-sidecar.io/profle': 'x' }));
+  const result = injected(
+    pod(
+      { containers: [{ name: 'app', image: 'a', env: [{ name: 'SFD_SIDECAR_URL', value: 'http://mine' }] }] },
+      { 'sfd-sidecar.io/profle': 'x' },
+    ),
+  );
   t.deepEqual(result.unknownAnnotations, ['sfd-sidecar.io/profle']);
   t.deepEqual(result.template.spec.containers[0]!.env, [{ name: 'SFD_SIDECAR_URL', value: 'http://mine' }]);
 });
@@ -96,7 +160,8 @@ test('unknown sfd-sidecar.io annotations are named; SFD_SIDECAR_URL already set 
 test('without a key store Secret anywhere the pod is refused, naming both ways to give one', (t) => {
   const result = injectPod(pod(), { ...DEFAULTS, keystoreSecret: null }, 'unless-disabled');
   t.is(result.outcome, 'refused');
-  if (result.outcome === 'refused') t.regex(result.problems[0]!, /sfd-sidecar\.io\/keystore-secret.*--keystore-secret \(SFD_KEYSTORE_SECRET\)/);
+  if (result.outcome === 'refused')
+    t.regex(result.problems[0]!, /sfd-sidecar\.io\/keystore-secret.*--keystore-secret \(SFD_KEYSTORE_SECRET\)/);
 });
 
 test('the pod given is not changed', (t) => {
@@ -106,9 +171,20 @@ test('the pod given is not changed', (t) => {
   t.deepEqual(template, copy);
 });
 
-test('more settings come from a ConfigMap and a Secret the pod names; the injection\'s own win over them', (t) => {
-  const result = injected(pod({}, { 'sfd-sidecar.io/env-config-map': 'sidecar-settings', 'sfd-sidecar.io/env-secret': 'sidecar-credentials' }));
+test("more settings come from a ConfigMap and a Secret the pod names; the injection's own win over them", (t) => {
+  const result = injected(
+    pod(
+      {},
+      { 'sfd-sidecar.io/env-config-map': 'sidecar-settings', 'sfd-sidecar.io/env-secret': 'sidecar-credentials' },
+    ),
+  );
   const sidecar = sidecarOf(result.template)!;
-  t.deepEqual(sidecar.envFrom, [{ configMapRef: { name: 'sidecar-settings' } }, { secretRef: { name: 'sidecar-credentials' } }]);
-  t.true((sidecar.env ?? []).some((e) => e.name === 'SFD_LISTEN'), 'env, which wins over envFrom, keeps the listen address');
+  t.deepEqual(sidecar.envFrom, [
+    { configMapRef: { name: 'sidecar-settings' } },
+    { secretRef: { name: 'sidecar-credentials' } },
+  ]);
+  t.true(
+    (sidecar.env ?? []).some((e) => e.name === 'SFD_LISTEN'),
+    'env, which wins over envFrom, keeps the listen address',
+  );
 });

@@ -28,7 +28,14 @@ function identity(container: Container, template: PodTemplate): { uid: number; g
   const podLevel = (template.spec.securityContext ?? {}) as PodSecurity;
   const uid = own.runAsUser ?? podLevel.runAsUser ?? IMAGE_USER.uid;
   const gid = own.runAsGroup ?? podLevel.runAsGroup ?? IMAGE_USER.gid;
-  return { uid, groups: [gid, ...(podLevel.supplementalGroups ?? []), ...(podLevel.fsGroup === undefined ? [] : [podLevel.fsGroup])] };
+  return {
+    uid,
+    groups: [
+      gid,
+      ...(podLevel.supplementalGroups ?? []),
+      ...(podLevel.fsGroup === undefined ? [] : [podLevel.fsGroup]),
+    ],
+  };
 }
 
 function canRead(file: { uid: number; gid: number; mode: number }, who: { uid: number; groups: number[] }): boolean {
@@ -60,10 +67,15 @@ for (const security of POD_SECURITY) {
   });
 }
 
-test('the reasoning finds the old mistake: files of mode 0440 without an fsGroup are unreadable to a non-root user', (t) => {
-  const template = pod();
-  const result = injectPod(template, DEFAULTS, 'unless-disabled');
-  if (result.outcome !== 'injected') return t.fail();
-  t.false(canRead(keyFile(result.template, 0o440), identity(sidecarOf(result.template)!, result.template)));
-  t.true(canRead(keyFile(pod({ securityContext: { fsGroup: 2000 } }), 0o440), { uid: 65532, groups: [65532, 2000] }));
-});
+test(
+  'the reasoning finds the old mistake: files of mode ' +
+    '0440 without an fsGroup are unreadable to a non-root ' +
+    'user',
+  (t) => {
+    const template = pod();
+    const result = injectPod(template, DEFAULTS, 'unless-disabled');
+    if (result.outcome !== 'injected') return t.fail();
+    t.false(canRead(keyFile(result.template, 0o440), identity(sidecarOf(result.template)!, result.template)));
+    t.true(canRead(keyFile(pod({ securityContext: { fsGroup: 2000 } }), 0o440), { uid: 65532, groups: [65532, 2000] }));
+  },
+);

@@ -33,7 +33,13 @@ test('a key within the window is logged once, again a day later, and keys outsid
   warnOfExpiringKeys(store, now + DAY, 7, state, logs.logger);
   const warnings = logs.lines().filter((l) => l.event === 'key expires soon');
   t.is(warnings.length, 2);
-  t.like(warnings[0], { level: 'warn', profile: 'billing', accessKeyId: 'AKSOON', daysLeft: 3, notAfter: new Date(now + 3 * DAY).toISOString() });
+  t.like(warnings[0], {
+    level: 'warn',
+    profile: 'billing',
+    accessKeyId: 'AKSOON',
+    daysLeft: 3,
+    notAfter: new Date(now + 3 * DAY).toISOString(),
+  });
   t.false(logs.text().includes('expiry-secret'));
 });
 

@@ -48,7 +48,9 @@ test('a valid JSON store loads with windows, secret files relative to it, and pe
 
 test('the same store as YAML loads alike', async (t) => {
   const dir = storeDir();
-  const yaml = `profiles:\n  reports:\n    keys:\n      - accessKeyId: AKREP\n        secret: "${SECRET}"\n        notAfter: 2027-01-01T00:00:00Z\n`;
+  const yaml =
+    `profiles:\n  reports:\n    keys:\n      - accessKeyId: AKREP\n        secret: "${SECRET}"\n        ` +
+    `notAfter: 2027-01-01T00:00:00Z\n`;
   const parsed = await parseKeyStore(yaml, join(dir, 'keystore.yaml'), files);
   t.true(parsed.ok);
   if (parsed.ok) t.is(parsed.store.profiles.get('reports')!.keys[0]!.notAfter, Date.parse('2027-01-01T00:00:00Z'));
@@ -64,7 +66,12 @@ test('every problem is listed with its place in the file, and no secret is quote
           { accessKeyId: 'AK ONE', secret: SECRET },
           { accessKeyId: 'AKTWO', secret: SECRET, secretFile: 'x' },
           { accessKeyId: 'AKTHREE', secretFile: 'missing.secret' },
-          { accessKeyId: 'AKFOUR', secret: SECRET, notBefore: '2026-12-02T00:00:00Z', notAfter: '2026-12-01T00:00:00Z' },
+          {
+            accessKeyId: 'AKFOUR',
+            secret: SECRET,
+            notBefore: '2026-12-02T00:00:00Z',
+            notAfter: '2026-12-01T00:00:00Z',
+          },
           { accessKeyId: 'AKFOUR', secret: SECRET, notBefore: 'tomorrow' },
         ],
       },
@@ -75,7 +82,12 @@ test('every problem is listed with its place in the file, and no secret is quote
   const parsed = await parseKeyStore(JSON.stringify(broken), join(dir, 'keystore.json'), files);
   if (parsed.ok) return t.fail('accepted a broken store');
   const text = parsed.problems.join('\n');
-  for (const fragment of ['profiles.billing.keys[0].accessKeyId', 'profiles.billing.keys[4].notBefore', 'profiles.empty.keys', 'profiles.typo.keys[0]']) {
+  for (const fragment of [
+    'profiles.billing.keys[0].accessKeyId',
+    'profiles.billing.keys[4].notBefore',
+    'profiles.empty.keys',
+    'profiles.typo.keys[0]',
+  ]) {
     t.true(text.includes(fragment), fragment);
   }
   t.false(text.includes(SECRET));
@@ -90,7 +102,12 @@ test('semantic problems are all listed once the shape is right', async (t) => {
         keys: [
           { accessKeyId: 'AKTWO', secret: SECRET, secretFile: 'x' },
           { accessKeyId: 'AKTHREE', secretFile: 'missing.secret' },
-          { accessKeyId: 'AKFOUR', secret: SECRET, notBefore: '2026-12-02T00:00:00Z', notAfter: '2026-12-01T00:00:00Z' },
+          {
+            accessKeyId: 'AKFOUR',
+            secret: SECRET,
+            notBefore: '2026-12-02T00:00:00Z',
+            notAfter: '2026-12-01T00:00:00Z',
+          },
           { accessKeyId: 'AKFOUR', secret: SECRET },
           { accessKeyId: 'AKSIX' },
         ],
@@ -100,7 +117,8 @@ test('semantic problems are all listed once the shape is right', async (t) => {
   const parsed = await parseKeyStore(JSON.stringify(broken), join(dir, 'keystore.json'), files);
   if (parsed.ok) return t.fail('accepted a broken store');
   t.deepEqual(parsed.problems, [
-    'profiles.billing.upstreamUrl: must be an http:// or https:// base URL like https://host[:port][/prefix], without user, query or fragment',
+    'profiles.billing.upstreamUrl: must be an http:// or https:// base URL like https://host[:port][/prefix], ' +
+      'without user, query or fragment',
     'profiles.billing.keys[0]: give exactly one of secret and secretFile',
     'profiles.billing.keys[1].secretFile: missing.secret: does not exist (ENOENT)',
     'profiles.billing.keys[2]: notBefore must be earlier than notAfter',
@@ -117,13 +135,19 @@ test('a half-written file is refused with a position and without quoting it', as
   if (parsed.ok) return t.fail('accepted half a file');
   t.regex(parsed.problems[0]!, /^\(file\): not valid JSON/);
   t.false(parsed.problems.join('\n').includes(SECRET.slice(0, 10)));
-  const yaml = await parseKeyStore(`profiles:\n  a:\n    keys: [ {accessKeyId: X, secret: "${SECRET}`, '/x/keystore.yaml', files);
+  const yaml = await parseKeyStore(
+    `profiles:\n  a:\n    keys: [ {accessKeyId: X, secret: "${SECRET}`,
+    '/x/keystore.yaml',
+    files,
+  );
   if (yaml.ok) return t.fail('accepted half a YAML file');
   t.regex(yaml.problems[0]!, /^\(file\): not valid YAML at line \d+, column \d+: [a-z]/);
 });
 
 test('the published JSON Schema is the generated one and accepts and refuses like the sidecar', async (t) => {
-  const published = JSON.parse(readFileSync(new URL('../../../../schema/keystore.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+  const published = JSON.parse(
+    readFileSync(new URL('../../../../schema/keystore.schema.json', import.meta.url), 'utf8'),
+  ) as Record<string, unknown>;
   t.deepEqual(published, keystoreJsonSchema());
   // With the formats checked, as the schema declares them (date-time for notBefore and notAfter).
   const validate = addFormats.default(new Ajv2020({ strict: false })).compile(published);
@@ -131,7 +155,9 @@ test('the published JSON Schema is the generated one and accepts and refuses lik
   t.false(validate({ profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', secretFile: 'f' }] } } }));
   t.false(validate({ profiles: { a: { keys: [{ accessKeyId: 'AK1' }] } } }));
   t.false(validate({ profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', notAfter: 'soon' }] } } }));
-  const badMonth = { profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', notAfter: '2026-13-01T00:00:00Z' }] } } };
+  const badMonth = {
+    profiles: { a: { keys: [{ accessKeyId: 'AK1', secret: 's', notAfter: '2026-13-01T00:00:00Z' }] } },
+  };
   t.false(validate(badMonth), 'the schema refuses month 13');
   t.false((await parseKeyStore(JSON.stringify(badMonth), '/x/keystore.json', files)).ok, 'and so does the sidecar');
 });

@@ -15,7 +15,11 @@ const profile: Profile = {
   name: 'billing',
   upstream: null,
   signing: {},
-  keys: [key('OLD', null, '2026-12-08T00:00:00Z'), key('NEW', '2026-12-01T00:00:00Z', null), key('NEXT', '2027-06-01T00:00:00Z', '2027-12-01T00:00:00Z')],
+  keys: [
+    key('OLD', null, '2026-12-08T00:00:00Z'),
+    key('NEW', '2026-12-01T00:00:00Z', null),
+    key('NEXT', '2027-06-01T00:00:00Z', '2027-12-01T00:00:00Z'),
+  ],
 };
 
 test('before the new key starts, the old one signs', (t) => {

@@ -9,7 +9,11 @@ function errno(code: string): NodeJS.ErrnoException {
 
 test('lines wait for a full batch or a flush, then go out in order in one write', (t) => {
   const writes: string[] = [];
-  const writer = createBatchedLineWriter({ fd: 1, batchChars: 30, write: (_fd, data) => (writes.push(data.toString()), data.length) });
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 30,
+    write: (_fd, data) => (writes.push(data.toString()), data.length),
+  });
   writer.write('{"n":1}\n');
   writer.write('{"n":2}\n');
   t.deepEqual(writes, [], 'nothing written below the batch size');
@@ -23,7 +27,10 @@ test('lines wait for a full batch or a flush, then go out in order in one write'
 
 test('short writes are continued until every byte, non-ASCII included, is out', (t) => {
   const out: Buffer[] = [];
-  const writer = createBatchedLineWriter({ fd: 1, write: (_fd, data) => (out.push(data.subarray(0, 5)), Math.min(5, data.length)) });
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    write: (_fd, data) => (out.push(data.subarray(0, 5)), Math.min(5, data.length)),
+  });
   const lines = ['{"path":"/café"}\n', '{"path":"/日本"}\n'];
   for (const line of lines) writer.write(line);
   writer.flush();
@@ -55,36 +62,46 @@ test('while the destination refuses (EAGAIN) lines are kept, beyond the limit dr
 });
 
 test('a destination that is gone (EPIPE) drops the batch without throwing at the caller', (t) => {
-  const writer = createBatchedLineWriter({ fd: 1, batchChars: 1, write: () => { throw errno('EPIPE'); } });
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 1,
+    write: () => {
+      throw errno('EPIPE');
+    },
+  });
   t.notThrows(() => writer.write('a\n'));
   t.notThrows(() => writer.write('b\n'));
   t.is(writer.droppedLines(), 2);
 });
 
-test('while a stalled reader refuses, each batch is handed over once: no write copies the backlog, and nothing is lost', (t) => {
-  let refusing = true;
-  const sizes: number[] = [];
-  const out: string[] = [];
-  const writer = createBatchedLineWriter({
-    fd: 1,
-    batchChars: 100,
-    write: (_fd, data) => {
-      sizes.push(data.length);
-      if (refusing) throw errno('EAGAIN');
-      out.push(data.toString());
-      return data.length;
-    },
-  });
-  const lines = Array.from({ length: 1000 }, (_, i) => `{"n":${String(i).padStart(4, '0')}}\n`); // 11 characters each
-  for (const line of lines) writer.write(line);
-  // 1000 lines of 11 characters in batches of at least 100: one refused write per batch, each of one batch.
-  t.true(sizes.length >= 100 && sizes.length <= 110, String(sizes.length));
-  t.true(Math.max(...sizes) <= 110, String(Math.max(...sizes)));
-  t.is(writer.droppedLines(), 0);
-  refusing = false;
-  writer.flush();
-  t.is(out.join(''), lines.join(''));
-});
+test(
+  'while a stalled reader refuses, each batch is handed over once: no write copies the backlog, and nothing is ' +
+    'lost',
+  (t) => {
+    let refusing = true;
+    const sizes: number[] = [];
+    const out: string[] = [];
+    const writer = createBatchedLineWriter({
+      fd: 1,
+      batchChars: 100,
+      write: (_fd, data) => {
+        sizes.push(data.length);
+        if (refusing) throw errno('EAGAIN');
+        out.push(data.toString());
+        return data.length;
+      },
+    });
+    const lines = Array.from({ length: 1000 }, (_, i) => `{"n":${String(i).padStart(4, '0')}}\n`); // 11 characters each
+    for (const line of lines) writer.write(line);
+    // 1000 lines of 11 characters in batches of at least 100: one refused write per batch, each of one batch.
+    t.true(sizes.length >= 100 && sizes.length <= 110, String(sizes.length));
+    t.true(Math.max(...sizes) <= 110, String(Math.max(...sizes)));
+    t.is(writer.droppedLines(), 0);
+    refusing = false;
+    writer.flush();
+    t.is(out.join(''), lines.join(''));
+  },
+);
 
 test('the last flush waits for a destination that refuses for a moment, and gives up after its limit', (t) => {
   let refusals = 3;

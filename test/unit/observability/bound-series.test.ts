@@ -17,7 +17,9 @@ const updates = fc.array(fc.tuple(labelValue, labelValue, observation), { maxLen
 /** Samples in one order, labels with sorted keys, so that two expositions compare by content. */
 function normalized(text: string): string[] {
   return parseExposition(text)
-    .map((s: Sample) => JSON.stringify([s.name, Object.entries(s.labels).sort(([a], [b]) => (a < b ? -1 : 1)), s.value]))
+    .map((s: Sample) =>
+      JSON.stringify([s.name, Object.entries(s.labels).sort(([a], [b]) => (a < b ? -1 : 1)), s.value]),
+    )
     .sort();
 }
 
@@ -26,8 +28,19 @@ test('a histogram family exposes what a prom-client Histogram exposes for the sa
     fc.asyncProperty(updates, async (observations) => {
       const ours = new Registry();
       const theirs = new Registry();
-      const family = createHistogramFamily(ours, { name: 'h_seconds', help: 'help', labelNames: LABEL_NAMES, buckets: BUCKETS });
-      const reference = new Histogram({ name: 'h_seconds', help: 'help', labelNames: LABEL_NAMES, buckets: BUCKETS, registers: [theirs] });
+      const family = createHistogramFamily(ours, {
+        name: 'h_seconds',
+        help: 'help',
+        labelNames: LABEL_NAMES,
+        buckets: BUCKETS,
+      });
+      const reference = new Histogram({
+        name: 'h_seconds',
+        help: 'help',
+        labelNames: LABEL_NAMES,
+        buckets: BUCKETS,
+        registers: [theirs],
+      });
       for (const [profile, status, value] of observations) {
         family.series([profile, status]).observe(value);
         reference.observe({ profile, status }, value);
@@ -60,18 +73,29 @@ test('a series is bound once: the same label values find the same series', async
   t.not(family.series(['default', '200']), family.series(['default', '500']));
   family.series(['default', '200']).inc();
   family.series(['default', '200']).inc();
-  t.deepEqual(parseExposition(await registry.metrics()), [{ name: 'c_total', labels: { profile: 'default', status: '200' }, value: 2 }, { name: 'c_total', labels: { profile: 'default', status: '500' }, value: 0 }]);
+  t.deepEqual(parseExposition(await registry.metrics()), [
+    { name: 'c_total', labels: { profile: 'default', status: '200' }, value: 2 },
+    { name: 'c_total', labels: { profile: 'default', status: '500' }, value: 0 },
+  ]);
 });
 
-test('a value that is not a finite number is not counted, and resetting the registry empties the families', async (t) => {
-  const registry = new Registry();
-  const family = createHistogramFamily(registry, { name: 'h_seconds', help: 'help', labelNames: ['profile'], buckets: BUCKETS });
-  family.series(['default']).observe(Number.NaN);
-  family.series(['default']).observe(Number.POSITIVE_INFINITY);
-  family.series(['default']).observe(0.5);
-  const samples = parseExposition(await registry.metrics());
-  t.is(samples.find((s) => s.name === 'h_seconds_count')?.value, 1);
-  t.is(samples.find((s) => s.name === 'h_seconds_sum')?.value, 0.5);
-  registry.resetMetrics();
-  t.deepEqual(parseExposition(await registry.metrics()), []);
-});
+test(
+  'a value that is not a finite number is not ' + 'counted, and resetting the registry empties the ' + 'families',
+  async (t) => {
+    const registry = new Registry();
+    const family = createHistogramFamily(registry, {
+      name: 'h_seconds',
+      help: 'help',
+      labelNames: ['profile'],
+      buckets: BUCKETS,
+    });
+    family.series(['default']).observe(Number.NaN);
+    family.series(['default']).observe(Number.POSITIVE_INFINITY);
+    family.series(['default']).observe(0.5);
+    const samples = parseExposition(await registry.metrics());
+    t.is(samples.find((s) => s.name === 'h_seconds_count')?.value, 1);
+    t.is(samples.find((s) => s.name === 'h_seconds_sum')?.value, 0.5);
+    registry.resetMetrics();
+    t.deepEqual(parseExposition(await registry.metrics()), []);
+  },
+);

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import test from 'ava';
-import { agentTrust } from '../../../src/proxy/trusted-certificates.js';
+import { agentTrust } from '../../../src/http/trusted-certificates.js';
 import { selfSignedCertificate, startSelfSignedServer } from '../../helpers/tls-server.js';
 
 function get(port: number, agent: https.Agent): Promise<number> {
@@ -19,23 +19,27 @@ function get(port: number, agent: https.Agent): Promise<number> {
   });
 }
 
-test('no CA file: Node\'s own roots, nothing set', (t) => {
+test("no CA file: Node's own roots, nothing set", (t) => {
   t.deepEqual(agentTrust(null), {});
 });
 
-test('with the CA file the agent reaches the server, keeps one connection and names its pool without the certificates', async (t) => {
-  const server = await startSelfSignedServer(t, 'localhost');
-  const agent = new https.Agent({ keepAlive: true, ...agentTrust(readFileSync(server.certFile, 'utf8')) });
-  t.teardown(() => agent.destroy());
-  const statuses = [await get(server.port, agent), await get(server.port, agent), await get(server.port, agent)];
-  t.deepEqual(statuses, [200, 200, 200]);
-  const pools = Object.keys(agent.freeSockets);
-  t.is(pools.length, 1, 'one pool for every request');
-  t.is(agent.freeSockets[pools[0]!]!.length, 1, 'one kept-alive connection, reused');
-  t.true(pools[0]!.length < 1000, `the pool's name is ${pools[0]!.length} characters long`);
-});
+test(
+  'with the CA file the agent reaches the server, keeps one connection and names its pool without the ' +
+    'certificates',
+  async (t) => {
+    const server = await startSelfSignedServer(t, 'localhost');
+    const agent = new https.Agent({ keepAlive: true, ...agentTrust(readFileSync(server.certFile, 'utf8')) });
+    t.teardown(() => agent.destroy());
+    const statuses = [await get(server.port, agent), await get(server.port, agent), await get(server.port, agent)];
+    t.deepEqual(statuses, [200, 200, 200]);
+    const pools = Object.keys(agent.freeSockets);
+    t.is(pools.length, 1, 'one pool for every request');
+    t.is(agent.freeSockets[pools[0]!]!.length, 1, 'one kept-alive connection, reused');
+    t.true(pools[0]!.length < 1000, `the pool's name is ${pools[0]!.length} characters long`);
+  },
+);
 
-test('a certificate other than the CA file\'s is refused', async (t) => {
+test("a certificate other than the CA file's is refused", async (t) => {
   const server = await startSelfSignedServer(t, 'localhost');
   const other = await selfSignedCertificate('localhost');
   const agent = new https.Agent({ keepAlive: true, ...agentTrust(readFileSync(other.certFile, 'utf8')) });

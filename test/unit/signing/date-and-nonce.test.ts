@@ -1,4 +1,4 @@
-// X-SFD-Date in UTC in the spec's format; nonces of 5-18 digits, no leading zero, never repeated.
+// X-SFD-Date in UTC in the gateway's format; nonces of 5-18 digits, no leading zero, never repeated.
 import test from 'ava';
 import { createCachedDateFormatter, formatSfdDate } from '../../../src/signing/format-date.js';
 import { createNonceSource, isValidNonce } from '../../../src/signing/nonce.js';
@@ -61,7 +61,7 @@ test('a carry from the low nine digits into the high nine keeps the nonce exact 
   t.is(next(), '550000000000999998');
 });
 
-test('nonce validation follows the spec limits', (t) => {
+test("nonce validation follows the gateway's limits", (t) => {
   t.true(isValidNonce('12345'));
   t.true(isValidNonce('123456789012345678'));
   t.false(isValidNonce('1234'));

@@ -1,5 +1,5 @@
-// Signing fixtures: every string to sign is written out literally from the spec's rules (api-spec
-// "Signature algorithm"; field-notes §1) and every signature was computed by a third implementation
+// Signing fixtures: every string to sign is written out literally from the protocol's rules
+// (docs/signing.md) and every signature was computed by a third implementation
 // (Python's hmac module), not by this code.
 import test from 'ava';
 import { createAccessKey } from '../../../src/signing/access-key.js';
@@ -7,12 +7,19 @@ import { signRequest, type SignInput } from '../../../src/signing/sign-request.j
 import type { SigningOptions } from '../../../src/signing/types.js';
 
 const key = createAccessKey('AK1', 'fixture-secret-0001');
-const v2 = (v2StringShape: SigningOptions['v2StringShape'], queryPlacement: SigningOptions['queryPlacement'] = 'body'): SigningOptions => ({
+const v2 = (
+  v2StringShape: SigningOptions['v2StringShape'],
+  queryPlacement: SigningOptions['queryPlacement'] = 'body',
+): SigningOptions => ({
   signatureVersion: '2',
   v2StringShape,
   queryPlacement,
 });
-const v1 = (queryPlacement: SigningOptions['queryPlacement']): SigningOptions => ({ signatureVersion: '1', v2StringShape: 'spec', queryPlacement });
+const v1 = (queryPlacement: SigningOptions['queryPlacement']): SigningOptions => ({
+  signatureVersion: '1',
+  v2StringShape: 'spec',
+  queryPlacement,
+});
 
 const childrenGet: Omit<SignInput, 'options'> = {
   method: 'GET',
@@ -26,7 +33,8 @@ const childrenGet: Omit<SignInput, 'options'> = {
   nonce: '12345678',
 };
 const canonicalChildren =
-  'host:base-api.swiftfederation.com\nx-sfd-date:20180328T173013Z\nx-sfd-fzone:hk\nx-sfd-nonce:12345678\nx-sfd-signature-version:2\n';
+  'host:base-api.swiftfederation.com\nx-sfd-date:20180328T173013Z\nx-sfd-fzone:hk\n' +
+  'x-sfd-nonce:12345678\nx-sfd-signature-version:2\n';
 
 const spacedNonAscii = Buffer.from('{"name": "caf\u00e9 \u6771\u4eac",  "timeWindow" : 30}', 'utf8');
 const rateLimitPost: Omit<SignInput, 'options'> = {
@@ -88,7 +96,9 @@ const fixtures: Fixture[] = [
   {
     title: 'scheme 1, placement uri',
     input: { ...childrenGet, options: v1('uri') },
-    stringToSign: Buffer.from('GET\n/v1.2/customerChildren/12345?page=2&size=10\n20180328T173013Z\n12345678\nAK1\n{"a":1}'),
+    stringToSign: Buffer.from(
+      'GET\n/v1.2/customerChildren/12345?page=2&size=10\n20180328T173013Z\n12345678\nAK1\n{"a":1}',
+    ),
     signature: '938d956b36cf0cb5d25f9a163f43e289d7a296f8b111f1bf9dd96bc533013691',
   },
   {
@@ -96,7 +106,8 @@ const fixtures: Fixture[] = [
     input: { ...rateLimitPost, options: v2('spec') },
     stringToSign: Buffer.concat([
       Buffer.from(
-        'POST\n/cdn/v1.0/services/1001/rateLimit?dry=1\nhost:open-api.swiftfederation.com:8443\nx-sfd-date:20240229T235959Z\nx-sfd-nonce:99999\nx-sfd-signature-version:2\n\nAK1\n',
+        'POST\n/cdn/v1.0/services/1001/rateLimit?dry=1\nhost:open-api.swiftfederation.com:8443\n' +
+          'x-sfd-date:20240229T235959Z\nx-sfd-nonce:99999\nx-sfd-signature-version:2\n\nAK1\n',
       ),
       spacedNonAscii,
     ]),
@@ -105,7 +116,10 @@ const fixtures: Fixture[] = [
   {
     title: 'scheme 1, POST with a non-ASCII body',
     input: { ...rateLimitPost, options: v1('body') },
-    stringToSign: Buffer.concat([Buffer.from('POST\n/cdn/v1.0/services/1001/rateLimit?dry=1\n20240229T235959Z\n99999\nAK1\n'), spacedNonAscii]),
+    stringToSign: Buffer.concat([
+      Buffer.from('POST\n/cdn/v1.0/services/1001/rateLimit?dry=1\n20240229T235959Z\n99999\nAK1\n'),
+      spacedNonAscii,
+    ]),
     signature: '43cd0f42518cd54633e5525c6de55edf4f9c83dc370802c506904d8c32da291e',
   },
   {
@@ -127,15 +141,24 @@ const fixtures: Fixture[] = [
       options: v2('spec'),
     },
     stringToSign: Buffer.from(
-      'DELETE\n/cdn/v1.0/services/1001/rateLimit\nhost:open-api.swiftfederation.com\nx-sfd-a:first\nx-sfd-date:20180328T173013Z\nx-sfd-nonce:10000\nx-sfd-signature-version:2\nx-sfd-zone:b,a\n\nAK1\n{}',
+      'DELETE\n/cdn/v1.0/services/1001/rateLimit\nhost:open-api.swiftfederation.com\nx-sfd-a:first\n' +
+        'x-sfd-date:20180328T173013Z\nx-sfd-nonce:10000\nx-sfd-signature-version:2\nx-sfd-zone:b,a\n\nAK1\n{}',
     ),
     signature: 'e0d5bf3a32a8fffba0452e26b7023aa7d4b55382e94b9482a862523a54d89d9e',
   },
   {
     title: 'scheme 2, GET with neither query nor body: an empty body position',
-    input: { ...childrenGet, path: '/v1.1/customer', rawQuery: null, extraSfdHeaders: [], body: Buffer.alloc(0), options: v2('spec') },
+    input: {
+      ...childrenGet,
+      path: '/v1.1/customer',
+      rawQuery: null,
+      extraSfdHeaders: [],
+      body: Buffer.alloc(0),
+      options: v2('spec'),
+    },
     stringToSign: Buffer.from(
-      'GET\n/v1.1/customer\nhost:base-api.swiftfederation.com\nx-sfd-date:20180328T173013Z\nx-sfd-nonce:12345678\nx-sfd-signature-version:2\n\nAK1\n',
+      'GET\n/v1.1/customer\nhost:base-api.swiftfederation.com\nx-sfd-date:20180328T173013Z\n' +
+        'x-sfd-nonce:12345678\nx-sfd-signature-version:2\n\nAK1\n',
     ),
     signature: 'b83a661c0688e68984873a61b88cfd24ca1f3063ff498a2aa8d21048c4c39e02',
   },
@@ -152,9 +175,16 @@ for (const fixture of fixtures) {
   });
 }
 
-test('scheme 2 sends the version header and the spec content type; scheme 1 sends no version header', (t) => {
+test("scheme 2 sends the version header and the gateway's content type; scheme 1 sends no version header", (t) => {
   const two = signRequest({ ...childrenGet, options: v2('spec') }).headers;
-  t.deepEqual(Object.keys(two), ['Host', 'Content-Type', 'X-SFD-Date', 'X-SFD-Nonce', 'X-SFD-Signature-Version', 'Authorization']);
+  t.deepEqual(Object.keys(two), [
+    'Host',
+    'Content-Type',
+    'X-SFD-Date',
+    'X-SFD-Nonce',
+    'X-SFD-Signature-Version',
+    'Authorization',
+  ]);
   t.is(two['Content-Type'], 'application/json; charset=utf-8');
   t.is(two['X-SFD-Signature-Version'], '2');
   const one = signRequest({ ...childrenGet, options: v1('body') }).headers;

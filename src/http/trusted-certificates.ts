@@ -16,9 +16,8 @@ export interface AgentTrust {
 /**
  * The same certificates as `trustedCertificates`, for a keep-alive agent: built once into one secure
  * context rather than passed as `ca`. Node's https agent names each pool by its options, `ca` joined
- * into the name (about 200 KB with the system roots, built several times per request: 47% of the
- * sidecar's CPU and 3.5 ms per request, measured), and builds a new context from `ca` for every
- * connection; it leaves `secureContext` out of the name.
+ * into the name (hundreds of kilobytes with the system roots, built several times per request), and
+ * builds a new context from `ca` for every connection; it leaves `secureContext` out of the name.
  */
 export function agentTrust(upstreamCa: string | null): AgentTrust {
   const ca = trustedCertificates(upstreamCa);

@@ -4,7 +4,7 @@
 // declared, and not for long.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError } from '../errors.js';
-import { continueIfAwaited } from '../server/expect-continue.js';
+import { continueIfAwaited } from './expect-continue.js';
 
 /** The body of a request that declares none (shared; never written to). */
 export const NO_BODY = Buffer.alloc(0);
@@ -17,7 +17,10 @@ const RATE_GRACE_MS = 2000;
 export interface BodyHold {
   /** True when `bytes` more would fit now: a declared length that cannot is refused before it is sent. */
   fits(bytes: number): boolean;
-  /** Takes bytes as they arrive, or returns false when they do not fit; the caller gives them back when the request ends. */
+  /**
+   * Takes bytes as they arrive, or returns false when they do not fit; the caller gives them back when the request
+   * ends.
+   */
   take(bytes: number): boolean;
 }
 
@@ -26,7 +29,9 @@ export interface BodyLimits {
   readonly maxBytes: number;
   /** The listener's body budget; none when omitted. */
   readonly hold?: BodyHold;
-  /** After the first two seconds, the body must have arrived at this average rate at least (408 below); 0: no minimum. */
+  /**
+   * After the first two seconds, the body must have arrived at this average rate at least (408 below); 0: no minimum.
+   */
   readonly minBytesPerSecond: number;
 }
 
@@ -40,7 +45,8 @@ export function readBody(incoming: IncomingMessage, outgoing: ServerResponse, li
   // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 §6.3): nothing to
   // wait for. Node discards the (empty) rest of the message itself.
   if (declaresNoBody(incoming)) return NO_BODY_READ;
-  if (hold && declared !== undefined && !hold.fits(Number(declared))) return Promise.reject(new SidecarError('BodyBufferFull'));
+  if (hold && declared !== undefined && !hold.fits(Number(declared)))
+    return Promise.reject(new SidecarError('BodyBufferFull'));
   continueIfAwaited(outgoing);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -48,7 +54,11 @@ export function readBody(incoming: IncomingMessage, outgoing: ServerResponse, li
     const started = performance.now();
     const slow = (): boolean => {
       const elapsedMs = performance.now() - started;
-      return minBytesPerSecond > 0 && elapsedMs > RATE_GRACE_MS && size < (minBytesPerSecond * (elapsedMs - RATE_GRACE_MS)) / 1000;
+      return (
+        minBytesPerSecond > 0 &&
+        elapsedMs > RATE_GRACE_MS &&
+        size < (minBytesPerSecond * (elapsedMs - RATE_GRACE_MS)) / 1000
+      );
     };
     // Checked each second as well as on each chunk: a caller that sends nothing more sends no chunk.
     const rateCheck =

@@ -13,7 +13,8 @@ export class TunnelRefusedError extends Error {
     proxyStatusText: string,
     proxy: URL,
   ) {
-    const hint = proxyStatus === 407 ? ': the proxy wants credentials, http://user:password@host:port in SFD_UPSTREAM_PROXY' : '';
+    const hint =
+      proxyStatus === 407 ? ': the proxy wants credentials, http://user:password@host:port in SFD_UPSTREAM_PROXY' : '';
     super(`the egress proxy ${describeProxy(proxy)} refused the tunnel with ${proxyStatus} ${proxyStatusText}${hint}`);
     this.name = 'TunnelRefusedError';
   }
@@ -33,7 +34,11 @@ export type TunnelAgentFactory = typeof createTunnelAgent;
 export function createTunnelAgent(proxy: URL, agentOptions: AgentOptions, trust: AgentTrust): Agent {
   // The library gets the proxy's address without its credentials, which go in a header of their own:
   // its debug output (DEBUG=*) prints the proxy URL it was given.
-  const agent = new HttpsProxyAgent(withoutCredentials(proxy), { ...agentOptions, ...trust, headers: proxyAuthorization(proxy) });
+  const agent = new HttpsProxyAgent(withoutCredentials(proxy), {
+    ...agentOptions,
+    ...trust,
+    headers: proxyAuthorization(proxy),
+  });
   // https-proxy-agent keeps its own `options`, which Node merges into every request's: say there that
   // the endpoint is TLS (otherwise agent-base looks for "https" in a stack trace on every request),
   // what the upstream's certificate is checked against, and the idle timeout Node applies to free

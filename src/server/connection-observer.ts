@@ -1,9 +1,9 @@
 // What a listener's connection bound reports: the open connections as a gauge, each connection shed
 // in a counter, and a warn line at most every ten seconds while connections are being shed, so that a
 // flood shows in the log without a line per connection.
-import type { ListenerConnections, ShedReason } from '../server/connection-limit.js';
-import type { Logger } from './logger.js';
-import type { Metrics } from './metrics.js';
+import type { ListenerConnections, ShedReason } from './connection-limit.js';
+import type { Logger } from '../observability/logger.js';
+import type { Metrics } from '../observability/metrics.js';
 
 const LOG_INTERVAL_MS = 10_000;
 
@@ -21,7 +21,8 @@ export interface ConnectionObserverOptions {
 export function observeConnections(options: ConnectionObserverOptions): ListenerConnections {
   const { metrics, logger, listener } = options;
   const counts: Record<ShedReason, number> = { idle: 0, unused: 0, refused: 0 };
-  for (const reason of Object.keys(counts) as ShedReason[]) metrics.counters.sfd_connections_shed_total.inc({ listener, reason }, 0);
+  for (const reason of Object.keys(counts) as ShedReason[])
+    metrics.counters.sfd_connections_shed_total.inc({ listener, reason }, 0);
   let lastLogAt = -Infinity;
   return {
     maxConnections: options.maxConnections,
@@ -32,7 +33,11 @@ export function observeConnections(options: ConnectionObserverOptions): Listener
       const at = options.now();
       if (at - lastLogAt < LOG_INTERVAL_MS) return;
       lastLogAt = at;
-      logger.warn(`connections closed to stay within ${options.setting}`, { listener, maxConnections: options.maxConnections, ...counts });
+      logger.warn(`connections closed to stay within ${options.setting}`, {
+        listener,
+        maxConnections: options.maxConnections,
+        ...counts,
+      });
       counts.idle = counts.unused = counts.refused = 0;
     },
   };

@@ -1,0 +1,103 @@
+// The layering of src/, as rules the layering check enforces in `npm test`. A directory (or a file at
+// the top of src/) may import only from those listed for it; everything else it imports is a layer
+// above it. Each library is imported only by the modules named for it, so that swapping or upgrading
+// it touches one place. Only the entry file reads the process (environment, arguments, signals, exit).
+
+/** Each part of src/ and the parts it may import from. */
+export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
+  // Foundations: no knowledge of HTTP, listeners or keys.
+  'version.ts': [],
+  'errors.ts': [],
+  text: [],
+  files: [],
+  // The protocol: pure functions of a request and a key.
+  signing: ['text'],
+  config: ['files', 'signing', 'text', 'errors.ts'],
+  observability: ['config', 'errors.ts', 'text', 'version.ts'],
+  // Plumbing every listener shares.
+  http: ['config', 'errors.ts', 'text'],
+  server: ['config', 'errors.ts', 'http', 'observability', 'text'],
+  keys: ['config', 'errors.ts', 'files', 'observability', 'signing', 'text'],
+  // Features, each on the plumbing; none imports another, except the injector, which serves `inject`.
+  // The emulator checks signatures with its own code, never the sidecar's: a shared mistake would pass.
+  proxy: ['config', 'errors.ts', 'http', 'keys', 'observability', 'signing', 'text'],
+  notify: ['config', 'errors.ts', 'files', 'http', 'observability', 'server', 'text'],
+  admin: ['config', 'errors.ts', 'http', 'observability', 'text'],
+  doctor: ['config', 'errors.ts', 'files', 'http', 'keys', 'signing', 'text'],
+  inject: ['config', 'errors.ts', 'keys', 'signing', 'text', 'version.ts'],
+  emulator: ['config', 'errors.ts', 'files', 'http', 'notify', 'server', 'text'],
+  injector: [
+    'admin',
+    'config',
+    'errors.ts',
+    'files',
+    'http',
+    'inject',
+    'observability',
+    'server',
+    'text',
+    'version.ts',
+  ],
+  // Wiring and the command line, above everything.
+  'sidecar.ts': [
+    'admin',
+    'config',
+    'errors.ts',
+    'files',
+    'http',
+    'keys',
+    'notify',
+    'observability',
+    'proxy',
+    'server',
+    'signing',
+    'text',
+    'version.ts',
+  ],
+  cli: [
+    'config',
+    'doctor',
+    'emulator',
+    'errors.ts',
+    'files',
+    'inject',
+    'injector',
+    'keys',
+    'notify',
+    'observability',
+    'server',
+    'sidecar.ts',
+    'signing',
+    'text',
+    'version.ts',
+  ],
+  'cli.ts': ['cli', 'config', 'errors.ts', 'server', 'text', 'version.ts'],
+  'main.ts': ['cli.ts', 'files', 'text'],
+};
+
+const HONO_APPS = [
+  'admin/create-admin-app.ts',
+  'emulator/',
+  'injector/create-injector-app.ts',
+  'notify/start-notify-relay.ts',
+  'proxy/create-proxy-app.ts',
+  'server/create-http-server.ts',
+];
+
+/** Libraries and the only modules (files, or directories ending in `/`) that may import them. */
+export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
+  'http-proxy': ['proxy/http-proxy-adapter.ts'],
+  'https-proxy-agent': ['http/tunnel-agent.ts'],
+  'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts'],
+  pino: ['observability/logger.ts'],
+  yaml: ['text/yaml.ts'],
+  dotenv: ['config/setting-sources.ts'],
+  'fast-json-patch': ['inject/json-patch.ts'],
+  zod: ['notify/notifications.ts', 'keys/keystore-schema.ts'],
+  // The receiving framework: the app of each listener, and the server they all run on.
+  hono: [...HONO_APPS],
+  '@hono/node-server': [...HONO_APPS],
+};
+
+/** The one file that may read `process`. */
+export const PROCESS_OWNER = 'main.ts';
