@@ -1,8 +1,9 @@
 // The notification events the service sends (docs/notifications.md), as TypeScript types and a
-// validator. Published as `sfd-sidecar/notifications` so that an application can consume the events
-// the relay forwards type-safely:
+// validator. Packaged alone as `@sfd-sidecar/notifications` (packages/notifications), so that an
+// application can consume the events the relay forwards type-safely with zod as its only dependency;
+// it imports nothing else for that reason:
 //
-//   import { parseNotification } from 'sfd-sidecar/notifications';
+//   import { parseNotification } from '@sfd-sidecar/notifications';
 //   const parsed = parseNotification(JSON.parse(body));
 //   if (parsed.ok && parsed.notification.type === 'SYNC_RECORDING_RESULT_EVENT') { ... }
 import { z } from 'zod';
