@@ -11,7 +11,7 @@ import { agentTrust } from '../http/trusted-certificates.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
 import { signRequest } from '../signing/sign-request.js';
-import type { AccessKey, SigningOptions } from '../signing/types.js';
+import { V2_STRING_SHAPES, type AccessKey, type SigningOptions } from '../signing/types.js';
 
 export interface ProbeAnswer {
   readonly status: number | null;
@@ -112,10 +112,7 @@ export function createProber(deps: ProberDeps): Prober {
 /** Scheme 1, then scheme 2 in every shape. */
 export const CANDIDATE_FORMS: readonly Omit<SigningOptions, 'queryPlacement'>[] = [
   { signatureVersion: '1', v2StringShape: 'spec' },
-  { signatureVersion: '2', v2StringShape: 'spec' },
-  { signatureVersion: '2', v2StringShape: 'no-extra-lf' },
-  { signatureVersion: '2', v2StringShape: 'no-keyid' },
-  { signatureVersion: '2', v2StringShape: 'no-keyid-no-extra-lf' },
+  ...V2_STRING_SHAPES.map((v2StringShape) => ({ signatureVersion: '2' as const, v2StringShape })),
 ];
 
 export const describeForm = (form: Omit<SigningOptions, 'queryPlacement'> & { queryPlacement?: string }): string =>

@@ -6,6 +6,7 @@ import type { UpstreamTarget } from '../config/parsers.js';
 import type { SidecarErrorName } from '../errors.js';
 import type { SigningOptions } from '../signing/types.js';
 import type { KeyRing } from './key-ring.js';
+import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import type { Profile } from './key-store.js';
 
 export interface ResolvedProfile {
@@ -30,8 +31,6 @@ export interface ProfileResolverOptions {
 
 export type ProfileResolver = (headers: IncomingHttpHeaders) => ProfileResolution;
 
-const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
-
 export function createProfileResolver(options: ProfileResolverOptions): ProfileResolver {
   // Each profile's resolution, with its merged signing settings, built once instead of per request.
   const resolutions = new WeakMap<Profile, ProfileResolution>();
@@ -41,7 +40,7 @@ export function createProfileResolver(options: ProfileResolverOptions): ProfileR
       const requested = headers[options.header];
       if (typeof requested === 'string' && requested.trim() !== '') {
         const text = requested.trim();
-        if (!PROFILE_NAME.test(text)) return { ok: false, error: 'BadRequest' };
+        if (!PROFILE_NAME_PATTERN.test(text)) return { ok: false, error: 'BadRequest' };
         if (text !== options.defaultProfile && !options.allowed.has(text))
           return { ok: false, error: 'ProfileForbidden', profileName: text };
         name = text;
