@@ -1,7 +1,8 @@
 // Composition: builds the signing and admin listeners from injected parts and starts them.
 // Nothing here reads the environment or handles signals; main.ts does.
 import type { AddressInfo } from 'node:net';
-import { ADMIN_METHODS, createAdminApp, type Readiness } from './admin/create-admin-app.js';
+import type { Readiness } from './admin/create-admin-app.js';
+import { createAdminServer } from './admin/create-admin-server.js';
 import type { RequestLogMode } from './config/settings.js';
 import { describeProxy, proxyFor, type EgressProxy } from './config/egress-proxy.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
@@ -145,27 +146,13 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     lastSuccessMs: () => options.ring.status().lastSuccessAt,
     ready: () => readiness().ready,
   });
-  const { registry } = options.metrics;
-  const adminServer = createHttpServer(
-    createAdminApp({
-      readiness,
-      metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }),
-      logger: options.logger,
-    }),
-    {
-      onUnparsable: unparsableAnswer,
-      onParserRefusal: catalogRefusalAnswer({ logger: options.logger, listener: 'admin', allow: ADMIN_METHODS }),
-      serverOptions: callerLimitOptions(limits),
-      // It reads no body: a request that waits for 100 Continue gets its 404 or 405 without sending one.
-      continueOnRead: true,
-      connections: observeConnections({
-        ...observed,
-        listener: 'admin',
-        setting: 'SFD_ADMIN_MAX_CONNECTIONS',
-        maxConnections: limits.adminMaxConnections,
-      }),
-    },
-  );
+  const adminServer = createAdminServer({
+    readiness,
+    metrics: options.metrics,
+    logger: options.logger,
+    limits,
+    now: options.now,
+  });
 
   const adminAddress = await listen(adminServer, options.adminListen, 'SFD_ADMIN_LISTEN');
   let proxyAddress: AddressInfo;

@@ -22,7 +22,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // The emulator checks signatures with its own code, never the sidecar's: a shared mistake would pass.
   proxy: ['config', 'errors.ts', 'http', 'keys', 'observability', 'signing', 'text'],
   notify: ['config', 'errors.ts', 'files', 'http', 'observability', 'server', 'text'],
-  admin: ['config', 'errors.ts', 'http', 'observability', 'text'],
+  admin: ['config', 'errors.ts', 'http', 'observability', 'server', 'text'],
   doctor: ['config', 'errors.ts', 'files', 'http', 'keys', 'signing', 'text'],
   inject: ['config', 'errors.ts', 'keys', 'signing', 'text', 'version.ts'],
   emulator: ['config', 'errors.ts', 'files', 'http', 'notify', 'server', 'text'],

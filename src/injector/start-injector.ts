@@ -2,7 +2,7 @@
 // the admin listener (/healthz, /readyz, /metrics) as the sidecar has it.
 import type { AddressInfo } from 'node:net';
 import type { Server as HttpsServer } from 'node:https';
-import { ADMIN_METHODS, createAdminApp } from '../admin/create-admin-app.js';
+import { createAdminServer } from '../admin/create-admin-server.js';
 import type { Limits } from '../config/limits-config.js';
 import type { ListenAddress } from '../config/parsers.js';
 import type { InjectionOptions } from '../inject/injection-options.js';
@@ -71,25 +71,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     reasons: server.listening ? [] : ['the webhook listener is not bound'],
     keystore: undefined,
   });
-  const admin = createHttpServer(
-    createAdminApp({
-      readiness,
-      metrics: async () => ({ body: await metrics.registry.metrics(), contentType: metrics.registry.contentType }),
-      logger,
-    }),
-    {
-      onUnparsable: unparsable,
-      onParserRefusal: catalogRefusalAnswer({ logger, listener: 'admin', allow: ADMIN_METHODS }),
-      serverOptions: callerLimitOptions(limits),
-      continueOnRead: true,
-      connections: observeConnections({
-        ...observed,
-        listener: 'admin',
-        setting: 'SFD_ADMIN_MAX_CONNECTIONS',
-        maxConnections: limits.adminMaxConnections,
-      }),
-    },
-  );
+  const admin = createAdminServer({ readiness, metrics, logger, limits, now: options.now });
   const adminAddress = await listen(admin, options.adminListen, 'SFD_ADMIN_LISTEN');
   let address: AddressInfo;
   try {
