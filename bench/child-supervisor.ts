@@ -1,6 +1,8 @@
 // The servers a bench or soak run starts (upstream, emulator, proxies): each gets a name, an exit
 // before the run stops them is reported as "NAME exited (CAUSE)", and all are stopped together.
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { freePort, waitForPort } from './net-utils.js';
 
 export interface ChildSupervisor {
   /** Watches a started child under a name for the reports; returns it. */
@@ -25,4 +27,16 @@ export function superviseChildren(onUnexpectedExit: (description: string) => voi
       for (const child of children) child.kill(signal);
     },
   };
+}
+
+/** Starts the built emulator (under `root`'s dist) as a watched child; resolves with its port once it listens. */
+export async function startEmulatorChild(children: ChildSupervisor, root: string): Promise<number> {
+  const port = await freePort();
+  const main = join(root, 'dist/src/main.js');
+  children.watch(
+    'the emulator',
+    spawn(process.execPath, [main, 'emulator', '--listen', `127.0.0.1:${port}`], { stdio: 'ignore' }),
+  );
+  await waitForPort(port);
+  return port;
 }

@@ -10,7 +10,7 @@ import net from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { superviseChildren } from './child-supervisor.js';
+import { startEmulatorChild, superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
 
@@ -59,14 +59,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   process.on('exit', () => children.stopAll('SIGKILL'));
-  const emulatorPort = await freePort();
-  children.watch(
-    'the emulator',
-    spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], {
-      stdio: 'ignore',
-    }),
-  );
-  await waitForPort(emulatorPort);
+  const emulatorPort = await startEmulatorChild(children, ROOT);
   const [signingPort, adminPort] = [await freePort(), await freePort()];
   const shipped = shippedSidecarLaunch(ROOT);
   const sidecar = children.watch(

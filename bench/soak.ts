@@ -5,9 +5,8 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { superviseChildren } from './child-supervisor.js';
+import { startEmulatorChild, superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
 
@@ -33,14 +32,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   process.on('exit', () => children.stopAll('SIGKILL'));
-  const emulatorPort = await freePort();
-  children.watch(
-    'the emulator',
-    spawn(process.execPath, [join(ROOT, 'dist/src/main.js'), 'emulator', '--listen', `127.0.0.1:${emulatorPort}`], {
-      stdio: 'ignore',
-    }),
-  );
-  await waitForPort(emulatorPort);
+  const emulatorPort = await startEmulatorChild(children, ROOT);
   const port = await freePort();
   const shipped = shippedSidecarLaunch(ROOT);
   const sidecar = spawn(process.execPath, shipped.args, {
