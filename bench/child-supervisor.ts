@@ -2,7 +2,9 @@
 // before the run stops them is reported as "NAME exited (CAUSE)", and all are stopped together.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET } from '../src/emulator/seed-data.js';
 import { freePort, waitForPort } from './net-utils.js';
+import { shippedSidecarLaunch } from './shipped-node-options.js';
 
 export interface ChildSupervisor {
   /** Watches a started child under a name for the reports; returns it. */
@@ -39,4 +41,31 @@ export async function startEmulatorChild(children: ChildSupervisor, root: string
   );
   await waitForPort(port);
   return port;
+}
+
+/** Starts the sidecar as the image runs it, signing with the demo key for the emulator on `emulatorPort`. */
+export async function startShippedSidecarChild(
+  children: ChildSupervisor,
+  root: string,
+  emulatorPort: number,
+  listen: { signingPort: number; adminListen: string },
+): Promise<ChildProcess> {
+  const shipped = shippedSidecarLaunch(root);
+  const sidecar = children.watch(
+    'the sidecar',
+    spawn(process.execPath, shipped.args, {
+      stdio: 'ignore',
+      env: {
+        PATH: process.env.PATH,
+        ...shipped.env,
+        SFD_UPSTREAM_URL: `http://127.0.0.1:${emulatorPort}`,
+        SFD_ACCESS_KEY_ID: DEMO_ACCESS_KEY_ID,
+        SFD_ACCESS_KEY_SECRET: DEMO_ACCESS_KEY_SECRET,
+        SFD_LISTEN: `127.0.0.1:${listen.signingPort}`,
+        SFD_ADMIN_LISTEN: listen.adminListen,
+      },
+    }),
+  );
+  await waitForPort(listen.signingPort);
+  return sidecar;
 }

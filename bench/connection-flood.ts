@@ -4,15 +4,13 @@
 // writes (bench/results/connection-flood-*.json) the sidecar's RSS before and at most, the connections
 // it held, how many it closed, and every probe that failed. Fails when a probe failed or RSS passed the
 // chart's memory limit. Not part of `npm test`.
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startEmulatorChild, superviseChildren } from './child-supervisor.js';
+import { startEmulatorChild, startShippedSidecarChild, superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
-import { shippedSidecarLaunch } from './shipped-node-options.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const argument = process.argv.indexOf('--connections');
@@ -61,22 +59,10 @@ async function main(): Promise<void> {
   process.on('exit', () => children.stopAll('SIGKILL'));
   const emulatorPort = await startEmulatorChild(children, ROOT);
   const [signingPort, adminPort] = [await freePort(), await freePort()];
-  const shipped = shippedSidecarLaunch(ROOT);
-  const sidecar = children.watch(
-    'the sidecar',
-    spawn(process.execPath, shipped.args, {
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH,
-        ...shipped.env,
-        SFD_UPSTREAM_URL: `http://127.0.0.1:${emulatorPort}`,
-        SFD_ACCESS_KEY_ID: 'AKDEMO0000000001',
-        SFD_ACCESS_KEY_SECRET: 'demo-secret-for-the-local-emulator-only',
-        SFD_LISTEN: `127.0.0.1:${signingPort}`,
-        SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
-      },
-    }),
-  );
+  const sidecar = await startShippedSidecarChild(children, ROOT, emulatorPort, {
+    signingPort,
+    adminListen: `127.0.0.1:${adminPort}`,
+  });
   await waitForPort(adminPort);
   await probe(signingPort, '/v1.1/customer/12345');
   const baselineMb = round(rssMb(sidecar.pid!));

@@ -2,13 +2,11 @@
 // emulator (separate processes), reporting every 5 s throughput, latency percentiles, errors and the
 // sidecar's RSS. Fails when any request failed or RSS grew 10% or more after the warm-up. Not part of
 // `npm test`; CI runs a short version.
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startEmulatorChild, superviseChildren } from './child-supervisor.js';
-import { freePort, waitForPort } from './net-utils.js';
-import { shippedSidecarLaunch } from './shipped-node-options.js';
+import { startEmulatorChild, startShippedSidecarChild, superviseChildren } from './child-supervisor.js';
+import { freePort } from './net-utils.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const secondsArg = process.argv.indexOf('--seconds');
@@ -34,21 +32,10 @@ async function main(): Promise<void> {
   process.on('exit', () => children.stopAll('SIGKILL'));
   const emulatorPort = await startEmulatorChild(children, ROOT);
   const port = await freePort();
-  const shipped = shippedSidecarLaunch(ROOT);
-  const sidecar = spawn(process.execPath, shipped.args, {
-    stdio: 'ignore',
-    env: {
-      PATH: process.env.PATH,
-      ...shipped.env,
-      SFD_UPSTREAM_URL: `http://127.0.0.1:${emulatorPort}`,
-      SFD_ACCESS_KEY_ID: 'AKDEMO0000000001',
-      SFD_ACCESS_KEY_SECRET: 'demo-secret-for-the-local-emulator-only',
-      SFD_LISTEN: `127.0.0.1:${port}`,
-      SFD_ADMIN_LISTEN: '127.0.0.1:0',
-    },
+  const sidecar = await startShippedSidecarChild(children, ROOT, emulatorPort, {
+    signingPort: port,
+    adminListen: '127.0.0.1:0',
   });
-  children.watch('the sidecar', sidecar);
-  await waitForPort(port);
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const paths = [
