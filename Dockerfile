@@ -23,7 +23,7 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 FROM gcr.io/distroless/nodejs${NODE_MAJOR}-debian12:nonroot AS runtime
 ARG VERSION=0.1.0
 LABEL org.opencontainers.image.title="sfd-sidecar" \
-      org.opencontainers.image.description="Outbound signing reverse proxy for the SFD API, run as a Kubernetes sidecar" \
+      org.opencontainers.image.description="Outbound signing reverse proxy for the SFD API, a Kubernetes sidecar" \
       org.opencontainers.image.version="${VERSION}" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.source="https://example.invalid/sfd-sidecar"

@@ -47,7 +47,8 @@ app.kubernetes.io/component: injector
 
 {{/* "true" when cert-manager issues the webhook's certificate. */}}
 {{- define "sfd-sidecar.certManager" -}}
-{{- if or (eq .Values.certificates.issuer "certManager") (and (eq .Values.certificates.issuer "auto") (.Capabilities.APIVersions.Has "cert-manager.io/v1")) -}}
+{{- $issuer := .Values.certificates.issuer }}
+{{- if or (eq $issuer "certManager") (and (eq $issuer "auto") (.Capabilities.APIVersions.Has "cert-manager.io/v1")) -}}
 true
 {{- end -}}
 {{- end -}}
