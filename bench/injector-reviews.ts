@@ -2,12 +2,12 @@
 // the image's Node options) answering AdmissionReviews of a Pod that asks for the sidecar, C at once
 // over kept-alive HTTPS connections. Prints one line (reviews/s, latency percentiles, the injector's
 // RSS) and writes it to bench/results/injector-reviews-*.json. Not part of `npm test`.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import https from 'node:https';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { selfSignedCertificate } from '../test/helpers/tls-server.js';
 import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
@@ -52,30 +52,7 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   process.on('exit', () => children.stopAll('SIGKILL'));
-  const dir = mkdtempSync(join(tmpdir(), 'sfd-injector-bench-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-out',
-      join(dir, 'cert.pem'),
-    ],
-    { stdio: 'ignore' },
-  );
+  const { certFile, keyFile } = await selfSignedCertificate('localhost');
   const [port, adminPort] = [await freePort(), await freePort()];
   const shipped = shippedSidecarLaunch(ROOT);
   const args = [...shipped.args.slice(0, -1), 'injector'];
@@ -88,8 +65,8 @@ async function main(): Promise<void> {
         ...shipped.env,
         SFD_INJECTOR_LISTEN: `127.0.0.1:${port}`,
         SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
-        SFD_TLS_CERT_FILE: join(dir, 'cert.pem'),
-        SFD_TLS_KEY_FILE: join(dir, 'key.pem'),
+        SFD_TLS_CERT_FILE: certFile,
+        SFD_TLS_KEY_FILE: keyFile,
         SFD_KEYSTORE_SECRET: 'sfd-keys',
         SFD_REQUEST_LOG: 'off',
         SFD_LOG_LEVEL: 'warn',
@@ -100,7 +77,7 @@ async function main(): Promise<void> {
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets: concurrency,
-    ca: readFileSync(join(dir, 'cert.pem')),
+    ca: readFileSync(certFile),
     servername: 'localhost',
   });
   const post = (body: string): Promise<number> =>

@@ -2,12 +2,11 @@
 // sidecar (checked against the Kubernetes schemas and the workload checks), every other document and
 // field is left as it came, what was decided is said on stderr, and a workload that cannot be injected
 // is named with exit 1 and nothing on stdout.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { parseAllDocuments } from 'yaml';
-import { MAIN, runCli, type Finished } from '../helpers/cli-process.js';
+import { runCli, type Finished } from '../helpers/cli-process.js';
 import { validateObject, type K8sObject } from '../helpers/k8s-tools.js';
 import { REPO_ROOT } from '../helpers/tools.js';
 import { checkSidecarPod } from '../helpers/workload-checks.js';
@@ -197,17 +196,5 @@ test('without a file, or with a bad setting, inject says how it is used', async 
 });
 
 function pipe(args: readonly string[], input: string): Promise<Finished> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN, ...args], {
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return runCli(args, { input });
 }

@@ -13,6 +13,8 @@ export interface Finished {
 export interface CliRunOptions {
   readonly env?: Record<string, string>;
   readonly cwd?: string;
+  /** Written to the process's standard input, which is then closed (at once when omitted). */
+  readonly input?: string;
 }
 
 const baseEnv = (): Record<string, string> => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp' });
@@ -28,7 +30,7 @@ export function runProcess(command: string, args: readonly string[], options: Cl
     const child = spawn(command, args, {
       env: { ...baseEnv(), ...options.env },
       cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
@@ -36,6 +38,9 @@ export function runProcess(command: string, args: readonly string[], options: Cl
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    // A process that exits before reading its input closes the pipe; that is its answer, not a test failure.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
   });
 }
 
@@ -75,7 +80,7 @@ export function startProcess(
     const child = spawn(command, args, {
       env: { ...baseEnv(), ...options.env },
       cwd: options.cwd,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';

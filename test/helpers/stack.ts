@@ -1,5 +1,6 @@
 // Starts the real emulator and the real sidecar on port 0 for one test, and closes both afterwards.
 import type { ExecutionContext } from 'ava';
+import { DEFAULT_LIMITS, type Limits } from '../../src/config/limits-config.js';
 import { parseUpstreamUrl, type UpstreamTarget } from '../../src/config/parsers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
@@ -14,6 +15,20 @@ import { captureLogs, type CapturedLogs } from './log-capture.js';
 import { TEST_KEY_ID, TEST_SECRET } from './secrets.js';
 
 export const testKey = (): AccessKey => createAccessKey(TEST_KEY_ID, TEST_SECRET);
+
+/**
+ * Limits that make a hostile caller's effect show within a test: few upstream sockets, no retries, and
+ * callers given half a second for the head and one for the whole request.
+ */
+export const IMPATIENT_LIMITS: Limits = {
+  ...DEFAULT_LIMITS,
+  upstreamMaxSockets: 8,
+  upstreamRetries: 0,
+  retryMethods: [],
+  maxInflight: 100,
+  clientHeadersTimeoutMs: 500,
+  clientRequestTimeoutMs: 1000,
+};
 
 export interface StackOptions {
   readonly signing?: Partial<SigningOptions>;

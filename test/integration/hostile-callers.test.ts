@@ -2,19 +2,8 @@
 import test from 'ava';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
-import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
+import { IMPATIENT_LIMITS, startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
-
-/** Few upstream sockets, no retries, and callers given half a second for the head and one for the request. */
-const SHORT_CALLER_LIMITS = {
-  ...DEFAULT_LIMITS,
-  upstreamMaxSockets: 8,
-  upstreamRetries: 0,
-  retryMethods: [],
-  maxInflight: 100,
-  clientHeadersTimeoutMs: 500,
-  clientRequestTimeoutMs: 1000,
-};
 
 test('oversized-headers are refused with 431', async (t) => {
   const { sidecar } = await startStack(t);
@@ -26,7 +15,7 @@ test('oversized-headers are refused with 431', async (t) => {
 });
 
 test('slow-headers (slowloris) are cut after SFD_CLIENT_HEADERS_TIMEOUT_MS', async (t) => {
-  const { sidecar } = await startStack(t, { sidecar: { limits: SHORT_CALLER_LIMITS } });
+  const { sidecar } = await startStack(t, { sidecar: { limits: IMPATIENT_LIMITS } });
   const raw = await rawExchange(sidecar.proxyAddress.port, 'GET / HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000);
   t.is(statusOf(raw), 408, "within the client's 8 s of patience: Node alone waits 60 s");
 });
@@ -100,7 +89,7 @@ test('overloaded: beyond SFD_MAX_INFLIGHT requests get 503 Sidecar.Overloaded at
 });
 
 test('slow-body: a request body slower than SFD_CLIENT_REQUEST_TIMEOUT_MS is cut with 408', async (t) => {
-  const { sidecar, emulator } = await startStack(t, { sidecar: { limits: SHORT_CALLER_LIMITS } });
+  const { sidecar, emulator } = await startStack(t, { sidecar: { limits: IMPATIENT_LIMITS } });
   const raw = await rawExchange(
     sidecar.proxyAddress.port,
     'POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nonly-a-few-bytes',

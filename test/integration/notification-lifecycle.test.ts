@@ -1,17 +1,12 @@
 // The emulator plays the service's side: asked through the sidecar (a signed request), it sends a
 // recording's lifecycle to the relay, which hands each event to the application in order.
 import test from 'ava';
-import type { NotifyConfig } from '../../src/config/load-config.js';
-import {
-  DEFAULT_DEAD_LETTER_MAX_BYTES,
-  DEFAULT_NOTIFY_MAX_INFLIGHT,
-  DEFAULT_NOTIFY_MAX_CONNECTIONS,
-} from '../../src/config/notify-config.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { parseNotification } from '../../src/notify/notifications.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { send } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
+import { relayConfig } from '../helpers/relay-config.js';
 import { startStack } from '../helpers/stack.js';
 import { startTestApp } from '../helpers/test-app.js';
 
@@ -19,20 +14,10 @@ for (const outcome of ['ended', 'error'] as const) {
   const ends = outcome === 'ended' ? 'ends' : 'fails';
   test(`a recording that ${ends} reaches the app as started, then ${outcome}`, async (t) => {
     const app = await startTestApp(t);
-    const config: NotifyConfig = {
-      listen: { host: '127.0.0.1', port: 0 },
-      path: '/notifications',
-      forwardUrl: new URL(app.url),
+    const config = relayConfig(app.url, {
       token: 'lifecycle-token-0123456789',
       allowedCidrs: '127.0.0.0/8',
-      requireHeader: true,
-      maxBodyBytes: 65536,
-      maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT,
-      maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
-      timeoutMs: 2000,
-      deadLetterDir: null,
-      deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
-    };
+    });
     const relay = await startNotifyRelay(config, {
       logger: captureLogs().logger,
       metrics: createMetrics(),

@@ -6,11 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { NotifyConfig } from '../../src/config/load-config.js';
-import {
-  DEFAULT_DEAD_LETTER_MAX_BYTES,
-  DEFAULT_NOTIFY_MAX_INFLIGHT,
-  DEFAULT_NOTIFY_MAX_CONNECTIONS,
-} from '../../src/config/notify-config.js';
 import { recordingEvent } from '../../src/notify/build-events.js';
 import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
@@ -20,6 +15,7 @@ import { eventually } from '../helpers/keystore-stack.js';
 import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { rawExchange, send, sendExpectingContinue, statusOf } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
+import { relayConfig } from '../helpers/relay-config.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 
@@ -37,21 +33,7 @@ const lls = { 'Content-Type': 'application/json', 'X-SFD-Notification-From': 'LL
 async function relayFor(t: ExecutionContext, app: TestApp, overrides: Partial<NotifyConfig> = {}) {
   const metrics = createMetrics();
   const logs = captureLogs();
-  const config: NotifyConfig = {
-    listen: { host: '127.0.0.1', port: 0 },
-    path: '/notifications',
-    forwardUrl: new URL(app.url),
-    token: null,
-    allowedCidrs: null,
-    requireHeader: true,
-    maxBodyBytes: 65536,
-    maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT,
-    maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
-    timeoutMs: 2000,
-    deadLetterDir: null,
-    deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
-    ...overrides,
-  };
+  const config = relayConfig(app.url, overrides);
   const relay = await startNotifyRelay(config, { logger: logs.logger, metrics, now: Date.now });
   t.teardown(() => relay.close(0));
   return { url: `http://127.0.0.1:${relay.address.port}${config.path}`, metrics, logs };
@@ -210,33 +192,17 @@ test(
   async (t) => {
     const app = await startTestApp(t);
     const { logger } = captureLogs();
-    const relay = await startNotifyRelay(
-      {
-        listen: { host: '127.0.0.1', port: 0 },
-        path: '/notifications',
-        forwardUrl: new URL(app.url),
-        token: null,
-        allowedCidrs: null,
-        requireHeader: true,
-        maxBodyBytes: 65536,
-        maxInflight: DEFAULT_NOTIFY_MAX_INFLIGHT,
-        maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
-        timeoutMs: 2000,
-        deadLetterDir: null,
-        deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
+    const relay = await startNotifyRelay(relayConfig(app.url), {
+      logger,
+      metrics: createMetrics(),
+      now: Date.now,
+      callerLimits: {
+        ...DEFAULT_LIMITS,
+        maxHeaderBytes: 2048,
+        clientHeadersTimeoutMs: 500,
+        clientRequestTimeoutMs: 1000,
       },
-      {
-        logger,
-        metrics: createMetrics(),
-        now: Date.now,
-        callerLimits: {
-          ...DEFAULT_LIMITS,
-          maxHeaderBytes: 2048,
-          clientHeadersTimeoutMs: 500,
-          clientRequestTimeoutMs: 1000,
-        },
-      },
-    );
+    });
     t.teardown(() => relay.close(0));
     // A 408 within the client's 8 s of patience can only be the configured limit: Node alone waits 60 s
     // for a head and 300 s for a request, and says nothing when the client gives up first.

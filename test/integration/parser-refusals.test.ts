@@ -8,18 +8,7 @@ import { SIDECAR_ERRORS } from '../../src/errors.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
-import { startStack } from '../helpers/stack.js';
-import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
-
-const QUICK_TIMEOUTS = {
-  ...DEFAULT_LIMITS,
-  upstreamMaxSockets: 8,
-  upstreamRetries: 0,
-  retryMethods: [],
-  maxInflight: 100,
-  clientHeadersTimeoutMs: 500,
-  clientRequestTimeoutMs: 1000,
-};
+import { IMPATIENT_LIMITS, startStack } from '../helpers/stack.js';
 
 /** The answers in a raw exchange, in order: status, headers (lowercase names) and body, by Content-Length. */
 type RawAnswer = { status: number; headers: Record<string, string>; body: string };
@@ -126,7 +115,7 @@ test(
 );
 
 test('a head slower than SFD_CLIENT_HEADERS_TIMEOUT_MS is answered 408 Sidecar.RequestTimeout', async (t) => {
-  const { sidecar, adminUrl, logs } = await startStack(t, { sidecar: { limits: QUICK_TIMEOUTS } });
+  const { sidecar, adminUrl, logs } = await startStack(t, { sidecar: { limits: IMPATIENT_LIMITS } });
   const [answer] = answersIn(
     await rawExchange(sidecar.proxyAddress.port, 'GET /x HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000),
   );
@@ -137,7 +126,7 @@ test('a head slower than SFD_CLIENT_HEADERS_TIMEOUT_MS is answered 408 Sidecar.R
 test(
   'a body slower than SFD_CLIENT_REQUEST_TIMEOUT_MS ' + 'is answered 408, and the request line records 408',
   async (t) => {
-    const { sidecar, logs, emulator } = await startStack(t, { sidecar: { limits: QUICK_TIMEOUTS } });
+    const { sidecar, logs, emulator } = await startStack(t, { sidecar: { limits: IMPATIENT_LIMITS } });
     const [answer] = answersIn(
       await rawExchange(
         sidecar.proxyAddress.port,
@@ -277,7 +266,7 @@ test(
 test(
   'the admin listener applies the same caller limits: a ' + 'slow head is cut after SFD_CLIENT_HEADERS_TIMEOUT_MS',
   async (t) => {
-    const { sidecar, logs } = await startStack(t, { sidecar: { limits: QUICK_TIMEOUTS } });
+    const { sidecar, logs } = await startStack(t, { sidecar: { limits: IMPATIENT_LIMITS } });
     const [answer] = answersIn(
       await rawExchange(sidecar.adminAddress.port, 'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Slow: 1', 8000),
     );

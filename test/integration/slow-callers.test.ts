@@ -4,7 +4,6 @@
 import net from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
-import { DEFAULT_DEAD_LETTER_MAX_BYTES, DEFAULT_NOTIFY_MAX_CONNECTIONS } from '../../src/config/notify-config.js';
 import { recordingEvent } from '../../src/notify/build-events.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -12,6 +11,7 @@ import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send, statusOf } from '../helpers/http.js';
 import { eventually } from '../helpers/keystore-stack.js';
 import { captureLogs } from '../helpers/log-capture.js';
+import { relayConfig } from '../helpers/relay-config.js';
 import { startStack } from '../helpers/stack.js';
 import { startTestApp } from '../helpers/test-app.js';
 
@@ -95,28 +95,12 @@ test(
   async (t) => {
     const app = await startTestApp(t);
     const { logger } = captureLogs();
-    const relay = await startNotifyRelay(
-      {
-        listen: { host: '127.0.0.1', port: 0 },
-        path: '/notifications',
-        forwardUrl: new URL(app.url),
-        token: null,
-        allowedCidrs: null,
-        requireHeader: false,
-        maxBodyBytes: 65536,
-        maxInflight: 2,
-        maxConnections: DEFAULT_NOTIFY_MAX_CONNECTIONS,
-        timeoutMs: 2000,
-        deadLetterDir: null,
-        deadLetterMaxBytes: DEFAULT_DEAD_LETTER_MAX_BYTES,
-      },
-      {
-        logger,
-        metrics: createMetrics(),
-        now: Date.now,
-        callerLimits: { ...DEFAULT_LIMITS, clientMinBodyBytesPerSecond: 0 },
-      },
-    );
+    const relay = await startNotifyRelay(relayConfig(app.url, { requireHeader: false, maxInflight: 2 }), {
+      logger,
+      metrics: createMetrics(),
+      now: Date.now,
+      callerLimits: { ...DEFAULT_LIMITS, clientMinBodyBytesPerSecond: 0 },
+    });
     t.teardown(() => relay.close(0));
     for (let i = 0; i < 4; i += 1) trickle(t, relay.address.port, slowPost('/notifications', 60_000), 200);
     await new Promise((resolve) => setTimeout(resolve, 600));
