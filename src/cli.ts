@@ -35,6 +35,7 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
   }
   const command = named ?? commandNamed('serve')!;
   const args = named ? rest : argv;
+  if (command.service) deps.holdSignals?.();
   try {
     const line = parseCommandLine(args, command.options, command.name);
     if (line.help) {

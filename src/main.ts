@@ -11,6 +11,16 @@ import { readStream } from './files/read-stream.js';
 // request and /healthz with them. A file or a terminal is not affected.
 void process.stdout;
 
+/** The signals a service handles: SIGTERM and SIGINT stop it, SIGHUP reloads its key store. */
+const SERVICE_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+const held: NodeJS.Signals[] = [];
+const hold = (signal: NodeJS.Signals): void => void held.push(signal);
+/** Stops holding signals; returns those that came while held, in order. */
+const releaseSignals = (): NodeJS.Signals[] => {
+  for (const signal of SERVICE_SIGNALS) process.off(signal, hold);
+  return held.splice(0);
+};
+
 const io = {
   env: process.env,
   stdout: (text: string) => void process.stdout.write(text),
@@ -29,10 +39,14 @@ const io = {
   readStdin: (maxBytes: number) => readStream(process.stdin, maxBytes),
   now: Date.now,
   production: process.env.NODE_ENV === 'production',
+  holdSignals: () => {
+    for (const signal of SERVICE_SIGNALS) process.on(signal, hold);
+  },
 };
 
 try {
-  const result = await runCli(process.argv.slice(2), io);
+  let heldWhileStarting: NodeJS.Signals[] = [];
+  const result = await runCli(process.argv.slice(2), io).finally(() => (heldWhileStarting = releaseSignals()));
   if ('exitCode' in result) {
     process.exitCode = result.exitCode;
   } else {
@@ -56,6 +70,10 @@ try {
     process.once('SIGINT', stop);
     process.on('SIGHUP', () => result.service.reload?.());
     process.once('exit', () => result.service.flushLogs?.());
+    for (const signal of heldWhileStarting) {
+      if (signal === 'SIGHUP') result.service.reload?.();
+      else stop(signal);
+    }
     // A bug that escapes every handler leaves the process in an unknown state: log it as one line a log
     // pipeline can alert on, keep Node's stack on stderr, and exit 1 so that the pod restarts it.
     process.once('uncaughtException', (error) => {

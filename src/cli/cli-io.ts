@@ -15,6 +15,11 @@ export interface CliIo {
   /** Reads standard input to its end as UTF-8, at most `maxBytes` of it; rejects beyond. */
   readonly readStdin: (maxBytes: number) => Promise<string>;
   readonly now: () => number;
+  /**
+   * Called before a service starts: signals from then on wait until the service runs, rather than
+   * meet the default action that ends the process without a word (SIGHUP among them).
+   */
+  readonly holdSignals?: () => void;
 }
 
 /** A long-running command (serve, emulator): main.ts stops it on SIGTERM/SIGINT. */

@@ -19,6 +19,8 @@ export interface CommandDefinition {
   readonly options: readonly OptionDefinition[];
   /** Whether the command takes positional arguments (files, actions). */
   readonly positionals: boolean;
+  /** A service that runs until a signal stops it (SIGTERM, SIGINT) and reloads on SIGHUP. */
+  readonly service?: true;
 }
 
 const json: OptionDefinition = { name: 'json', description: 'print JSON instead of text' };
@@ -30,6 +32,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: '[settings]',
     options: [],
     positionals: false,
+    service: true,
   },
   {
     name: 'sign',
@@ -62,6 +65,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: '[--listen HOST:PORT] [settings]',
     options: [{ name: 'listen', value: 'HOST:PORT', description: 'where it listens (default 127.0.0.1:8090)' }],
     positionals: false,
+    service: true,
   },
   {
     name: 'keys',
@@ -111,6 +115,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: '[settings]',
     options: [],
     positionals: false,
+    service: true,
   },
 ];
 
