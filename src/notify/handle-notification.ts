@@ -11,18 +11,13 @@ import { readBody } from '../http/read-body.js';
 import { errorAnswer, JSON_CONTENT_TYPE, newTraceId, sendErrorAnswer } from '../http/error-answer.js';
 import type { DeadLetterWriter } from './dead-letter.js';
 import type { DeliveredIds } from './delivered-ids.js';
-import type { AppDelivery, DeliveryResult } from './deliver-to-app.js';
-import { parseNotification, type Notification } from './notifications.js';
-import type { SourceFilter } from '../config/cidr-list.js';
+import { admissionRefusal, type AdmissionRules } from './admit-notification.js';
+import { createDeliverOnce } from './deliver-once.js';
+import type { AppDelivery } from './deliver-to-app.js';
+import { checkNotification } from './check-notification.js';
+import type { Notification } from './notifications.js';
 
-export interface NotifyRelayDeps {
-  /** SFD_NOTIFY_PATH, without a trailing slash. */
-  readonly path: string;
-  /** Checks the `/<token>` after the path; null when SFD_NOTIFY_TOKEN is unset. */
-  readonly tokenCheck: ((candidate: string) => boolean) | null;
-  readonly sourceFilter: SourceFilter | null;
-  /** Require `X-SFD-Notification-From: LLS` (or the spelling `X-Notification-from`). */
-  readonly requireHeader: boolean;
+export interface NotifyRelayDeps extends AdmissionRules {
   readonly maxBodyBytes: number;
   /** Notifications handled at once, from the body's last byte to the answer (SFD_NOTIFY_MAX_INFLIGHT). */
   readonly maxInflight: number;
@@ -38,34 +33,15 @@ export interface NotifyRelayDeps {
 
 export type NotificationHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
-const FROM_HEADERS = ['x-sfd-notification-from', 'x-notification-from'];
-/**
- * An id the relay can hand on as the Idempotency-Key header: printable ASCII, no space at either end.
- * Node refuses a header value with a control character (CR, LF, NUL) or one beyond Latin-1, and such an
- * id (nothing else rules it out) would throw out of the handler.
- */
-const HEADER_SAFE_ID = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
-/** The one method the relay takes (its 405s say so in `Allow`). */
-export const RELAY_METHODS = 'POST';
-
 export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHandler {
-  const inFlight = new Map<string, Promise<DeliveryResult>>();
+  const { logger, observer } = deps;
+  const deliverOnce = createDeliverOnce(deps.delivery, deps.deliveredIds, (seconds) => observer.deliveryTook(seconds));
   /** Notifications whose body has arrived: being checked or delivered. */
   let handling = 0;
-  const { logger, observer } = deps;
 
-  const answer = (
-    outgoing: ServerResponse,
-    status: number,
-    body: unknown,
-    extra: Record<string, string> = {},
-  ): void => {
+  const answer = (outgoing: ServerResponse, status: number, body: unknown): void => {
     const text = JSON.stringify(body);
-    outgoing.writeHead(status, {
-      'Content-Type': JSON_CONTENT_TYPE,
-      'Content-Length': Buffer.byteLength(text),
-      ...extra,
-    });
+    outgoing.writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text) });
     outgoing.end(text);
   };
   /** A catalog error with a trace id of the sidecar's own; returns it for the log line. */
@@ -90,35 +66,8 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
   };
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const url = incoming.url ?? '';
-    const pathname = url.split('?')[0] ?? '';
-    if (pathname !== deps.path && !pathname.startsWith(`${deps.path}/`))
-      return refuse(outgoing, SIDECAR_ERRORS.NotFound, 'unknown path');
-    const rest = pathname.slice(deps.path.length);
-    if (deps.tokenCheck ? !deps.tokenCheck(rest.replace(/^\//, '')) || rest === '' : rest !== '' && rest !== '/') {
-      return refuse(
-        outgoing,
-        deps.tokenCheck ? SIDECAR_ERRORS.NotificationForbidden : SIDECAR_ERRORS.NotFound,
-        'wrong token or path',
-      );
-    }
-    if (incoming.method !== 'POST')
-      return refuse(outgoing, SIDECAR_ERRORS.MethodNotAllowed, `method ${incoming.method ?? ''}`, {
-        Allow: RELAY_METHODS,
-      });
-    if (deps.sourceFilter && !deps.sourceFilter(incoming.socket.remoteAddress)) {
-      return refuse(
-        outgoing,
-        SIDECAR_ERRORS.NotificationForbidden,
-        `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside SFD_NOTIFY_ALLOWED_CIDRS`,
-      );
-    }
-    if (deps.requireHeader && !FROM_HEADERS.some((name) => incoming.headers[name] === 'LLS')) {
-      return refuse(outgoing, SIDECAR_ERRORS.NotificationForbidden, 'no X-SFD-Notification-From: LLS header');
-    }
-    const contentType = incoming.headers['content-type'] ?? '';
-    if (!/^application\/([a-z.+-]*\+)?json\s*(;|$)/i.test(contentType))
-      return refuse(outgoing, SIDECAR_ERRORS.UnsupportedMediaType, `content type ${contentType}`);
+    const refusal = admissionRefusal(incoming, deps);
+    if (refusal) return refuse(outgoing, refusal.spec, refusal.reason, refusal.headers);
     // Refused before its body is read when the relay is full: each notification in hand holds its body
     // and parsed JSON. It is in hand once its body has arrived, so that callers sending slowly hold no
     // place (the minimum rate cuts them off).
@@ -134,43 +83,18 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     handling += 1;
     outgoing.on('close', () => (handling -= 1));
 
-    let value: unknown;
-    try {
-      value = JSON.parse(body.toString('utf8'));
-    } catch {
-      return invalid(outgoing, incoming, body, null, ['(body): not valid JSON']);
-    }
-    const parsed = parseNotification(value);
-    if (!parsed.ok) return invalid(outgoing, incoming, body, parsed.id ?? null, parsed.problems);
-    const event = parsed.notification;
-    if (!HEADER_SAFE_ID.test(event.id)) {
-      return invalid(outgoing, incoming, body, event.id, [
-        'id: must be printable ASCII without spaces at either end; the relay hands it to the application as ' +
-          'the Idempotency-Key header',
-      ]);
-    }
+    const checked = checkNotification(body);
+    if (!checked.ok) return invalid(outgoing, incoming, body, checked.id ?? null, checked.problems);
+    const event = checked.notification;
     const [type, status] = labelsOf(event);
 
-    if (deps.deliveredIds.has(event.id)) {
+    const once = await deliverOnce(body, incoming.rawHeaders, event.id);
+    if (once.kind === 'already-delivered') {
       observer.notification(type, status, 'duplicate');
       logger.info('notification already delivered; acknowledged again', { notificationId: event.id, type: event.type });
       return answer(outgoing, 200, { status: 'duplicate', id: event.id });
     }
-    let delivery = inFlight.get(event.id);
-    const first = delivery === undefined;
-    if (!delivery) {
-      const started = performance.now();
-      delivery = deps.delivery.deliver(body, incoming.rawHeaders, event.id).then((result) => {
-        observer.deliveryTook((performance.now() - started) / 1000);
-        if (result.delivered) deps.deliveredIds.add(event.id);
-        return result;
-      });
-      inFlight.set(event.id, delivery);
-      // Settled either way (delivery never rejects; if it ever did, the await below answers 500).
-      const forget = (): void => void inFlight.delete(event.id);
-      delivery.then(forget, forget);
-    }
-    const result = await delivery;
+    const { first, result } = once;
     const outcome: NotifyResult = !result.delivered ? 'app_error' : first ? 'delivered' : 'duplicate';
     observer.notification(type, status, outcome);
     if (!result.delivered) {

@@ -21,7 +21,8 @@ import { closeGracefully, formatAddress, listen } from '../server/listen.js';
 import { createDeadLetterWriter, deadLetterDirProblem } from './dead-letter.js';
 import { createDeliveredIds } from './delivered-ids.js';
 import { createAppDelivery } from './deliver-to-app.js';
-import { createNotificationHandler, RELAY_METHODS } from './handle-notification.js';
+import { RELAY_METHODS } from './admit-notification.js';
+import { createNotificationHandler } from './handle-notification.js';
 import { createTokenCheck } from './path-token.js';
 import { parseCidrList } from '../config/cidr-list.js';
 

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { SIDECAR_ERRORS } from '../../src/errors.js';
-import { METRIC_DEFINITIONS } from '../../src/observability/metrics.js';
+import { METRIC_DEFINITIONS } from '../../src/observability/metric-definitions.js';
 import { REPO_ROOT } from '../helpers/tools.js';
 
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8');
