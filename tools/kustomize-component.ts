@@ -1,22 +1,22 @@
 // The kustomize Component's strategic-merge patch: the sidecar as `inject` adds it to a pod with the
 // defaults, so that the three ways into a workload (webhook, inject, kustomize) add the same sidecar.
 // Lists merge by name (initContainers, volumes, env), never by position.
+import { SettingReader } from '../src/config/setting-reader.js';
 import { injectPod } from '../src/inject/inject-pod.js';
-import type { InjectionOptions } from '../src/inject/injection-options.js';
+import { readInjectionOptions } from '../src/inject/read-injection-options.js';
 import { toYaml } from '../src/text/yaml.js';
-import { VERSION } from '../src/version.js';
 
-const DEFAULTS: InjectionOptions = {
-  image: `ghcr.io/example/sfd-sidecar:${VERSION}`,
-  keystoreSecret: 'sfd-keys',
-  keystoreKey: 'keystore.json',
-  profile: 'default',
-  upstreamUrl: 'https://base-api.swiftfederation.com',
-  signatureVersion: null,
-  mode: 'native',
-  signingPort: 8080,
-  adminPort: 9090,
-};
+/** The settings' defaults, with the two an example needs: the key store Secret and the gateway. */
+const DEFAULTS = readInjectionOptions(
+  new SettingReader(
+    { SFD_KEYSTORE_SECRET: 'sfd-keys', SFD_UPSTREAM_URL: 'https://base-api.swiftfederation.com' },
+    {
+      readFile: () => {
+        throw new Error('the example injection reads no file');
+      },
+    },
+  ),
+);
 
 export function componentPatch(): string {
   const result = injectPod({ spec: { containers: [] } }, DEFAULTS, 'unless-disabled');
