@@ -121,7 +121,7 @@ export const SIDECAR_ERRORS = {
   NotReady: {
     code: 'Sidecar.NotReady',
     status: 503,
-    message: 'The sidecar has no usable signing key for this profile.',
+    message: 'The sidecar cannot sign with this profile yet; reason says why.',
   },
   HttpVersionNotSupported: {
     code: 'Sidecar.HttpVersionNotSupported',

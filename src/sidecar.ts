@@ -211,15 +211,8 @@ function egressProxyFields({ egressProxy, defaultUpstream }: SidecarOptions): Re
 
 function defaultProfileProblems(options: SidecarOptions): string[] {
   const name = options.defaultProfile;
-  if (options.ring.store() === null) return ['no key store has loaded yet'];
   const resolution = resolveProfileByName(options, name);
-  if (!resolution.ok) {
-    return [
-      options.ring.store()?.profiles.has(name)
-        ? `profile "${name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set`
-        : `profile "${name}" is not in the key store`,
-    ];
-  }
+  if (!resolution.ok) return [resolution.cause ?? `profile "${name}" cannot sign`];
   return currentKey(resolution.resolved.profile, options.now()) ? [] : [`profile "${name}" has no key valid now`];
 }
 

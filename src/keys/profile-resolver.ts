@@ -17,7 +17,13 @@ export interface ResolvedProfile {
 
 export type ProfileResolution =
   | { readonly ok: true; readonly resolved: ResolvedProfile }
-  | { readonly ok: false; readonly error: SidecarErrorName; readonly profileName?: string };
+  | {
+      readonly ok: false;
+      readonly error: SidecarErrorName;
+      readonly profileName?: string;
+      /** What keeps the profile from signing, in words a caller can act on (NotReady only). */
+      readonly cause?: string;
+    };
 
 export interface ProfileResolverOptions {
   readonly ring: KeyRing;
@@ -62,8 +68,15 @@ export function resolveProfileByName(
   name: string,
   resolutions?: WeakMap<Profile, ProfileResolution>,
 ): ProfileResolution {
-  const profile = options.ring.store()?.profiles.get(name);
-  if (!profile) return { ok: false, error: 'NotReady', profileName: name };
+  const store = options.ring.store();
+  const profile = store?.profiles.get(name);
+  if (!profile)
+    return {
+      ok: false,
+      error: 'NotReady',
+      profileName: name,
+      cause: store ? `profile "${name}" is not in the key store` : 'no key store has loaded yet',
+    };
   let resolution = resolutions?.get(profile);
   if (resolution === undefined) {
     resolution = resolveProfile(options, profile);
@@ -77,6 +90,12 @@ function resolveProfile(
   profile: Profile,
 ): ProfileResolution {
   const upstream = profile.upstream ?? options.defaultUpstream;
-  if (!upstream) return { ok: false, error: 'NotReady', profileName: profile.name };
+  if (!upstream)
+    return {
+      ok: false,
+      error: 'NotReady',
+      profileName: profile.name,
+      cause: `profile "${profile.name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set`,
+    };
   return { ok: true, resolved: { profile, upstream, signing: { ...options.signing, ...profile.signing } } };
 }

@@ -138,7 +138,7 @@ export class ProxyExchange {
   }
 
   /** Answers with one of the sidecar's own errors; a cause is logged, never sent. */
-  private fail(spec: SidecarErrorSpec, cause?: unknown): void {
+  private fail(spec: SidecarErrorSpec, cause?: unknown, reason?: string): void {
     const { record, context } = this;
     const traceId = newTraceId();
     record.sidecarTraceId = traceId;
@@ -148,7 +148,12 @@ export class ProxyExchange {
       context.logger.warn('sidecar error', { code: spec.code, sidecarTraceId: traceId, ...describeError(cause) });
     // A body left unread on the connection would be taken for the next request: the connection closes.
     const unreadBody = !this.incoming.complete && !declaresNoBody(this.incoming);
-    sendErrorAnswer(this.outgoing, errorAnswer(spec, { traceId, headers: unreadBody ? { Connection: 'close' } : {} }));
+    const answer = errorAnswer(spec, {
+      traceId,
+      headers: unreadBody ? { Connection: 'close' } : {},
+      ...(reason ? { fields: { reason } } : {}),
+    });
+    sendErrorAnswer(this.outgoing, answer);
   }
 
   private readonly failWith = (error: unknown): void => {
@@ -164,7 +169,7 @@ export class ProxyExchange {
     if (!resolution.ok) {
       if (resolution.error === 'ProfileForbidden') record.refusedProfile = resolution.profileName;
       else if (resolution.profileName !== undefined) record.profile = resolution.profileName;
-      return this.fail(SIDECAR_ERRORS[resolution.error]);
+      return this.fail(SIDECAR_ERRORS[resolution.error], undefined, resolution.cause);
     }
     const { resolved } = resolution;
     record.profile = resolved.profile.name;
@@ -198,7 +203,8 @@ export class ProxyExchange {
   /** Prepares what every attempt sends, then makes the first attempt with the profile's current key. */
   private send(resolved: ResolvedProfile, target: AcceptedTarget, body: Buffer): void {
     const key = currentKey(resolved.profile, this.context.now());
-    if (!key) return this.fail(SIDECAR_ERRORS.NotReady);
+    if (!key)
+      return this.fail(SIDECAR_ERRORS.NotReady, undefined, `profile "${resolved.profile.name}" has no key valid now`);
     // Framed as the caller framed it (a body always came with a length or chunking), and always for the
     // methods that carry content: some gateways answer 411 to a POST without a length.
     const framed = METHODS_WITH_BODY.has(this.method) || !declaresNoFraming(this.incoming);

@@ -99,6 +99,7 @@ test('an allowed profile missing from the store is not ready for that request on
   const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`, { headers: { 'X-SFD-Profile': 'reports' } });
   t.is(answer.status, 503);
   t.is(answer.json().code, 'Sidecar.NotReady');
+  t.is(answer.json().reason, 'profile "reports" is not in the key store', 'the answer names the real cause');
   t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
 });
 

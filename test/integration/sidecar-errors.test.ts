@@ -15,10 +15,11 @@ function assertCatalogAnswer(
   t: ExecutionContext,
   answer: { status: number; headers: Record<string, unknown>; json: () => Record<string, unknown> },
   name: keyof typeof SIDECAR_ERRORS,
+  fields: Record<string, unknown> = {},
 ): void {
   const spec = SIDECAR_ERRORS[name];
   t.is(answer.status, spec.status);
-  t.deepEqual(answer.json(), { code: spec.code, message: spec.message });
+  t.deepEqual(answer.json(), { code: spec.code, message: spec.message, ...fields });
   t.true(catalogMessages.has(spec.message));
   t.regex(String(answer.headers['x-sfd-trace-id']), /^[0-9a-f]{32}$/);
 }
@@ -136,7 +137,10 @@ test('an upstream that never answers gives 504 Sidecar.UpstreamTimeout after SFD
 
 test('with no usable key, requests get 503 Sidecar.NotReady and /readyz says why', async (t) => {
   const { proxyUrl, adminUrl } = await startStack(t, { sidecar: { ring: createKeyRing(null, null) } });
-  assertCatalogAnswer(t, await send(`${proxyUrl}/v1.1/customer/12345`), 'NotReady');
+  // The answer names the cause, as /readyz does.
+  assertCatalogAnswer(t, await send(`${proxyUrl}/v1.1/customer/12345`), 'NotReady', {
+    reason: 'no key store has loaded yet',
+  });
   const ready = await send(`${adminUrl}/readyz`);
   t.is(ready.status, 503);
   t.like(ready.json(), { status: 'not ready', reasons: ['no key store has loaded yet'] });
