@@ -67,6 +67,11 @@ export const SIDECAR_ERRORS = {
     status: 400,
     message: 'The body is not an admission.k8s.io/v1 AdmissionReview with a request uid.',
   },
+  PodInvalid: {
+    code: 'Sidecar.PodInvalid',
+    status: 400,
+    message: 'The pod in the admission review does not have the shape of a Kubernetes Pod.',
+  },
   NotificationInvalid: {
     code: 'Sidecar.NotificationInvalid',
     status: 400,

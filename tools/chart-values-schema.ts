@@ -57,6 +57,10 @@ export function chartValuesSchema(): Schema {
       },
       sidecar: object("What the injector adds to a pod unless the pod's sfd-sidecar.io/ annotations say otherwise.", {
         mode: { enum: [...INJECTION_MODES], description: SETTINGS.sidecarMode.description },
+        user: {
+          description: SETTINGS.sidecarUser.description,
+          anyOf: [{ type: 'integer', minimum: 1, maximum: 2147483647 }, { const: 'platform' }],
+        },
         upstreamUrl: string(SETTINGS.upstreamUrl.description, { pattern: '^(https?://[^\\s/?#@]+(/[^\\s?#]*)?)?$' }),
         profile: string(SETTINGS.profile.description, { pattern: PROFILE_NAME_PATTERN.source }),
         // People write `signatureVersion: 2` as well as "2".

@@ -19,7 +19,7 @@ const DEFAULTS = readInjectionOptions(
 );
 
 export function componentPatch(): string {
-  const result = injectPod({ spec: { containers: [] } }, DEFAULTS, 'unless-disabled');
+  const result = injectPod({ spec: { containers: [] } }, DEFAULTS, 'every-workload');
   if (result.outcome !== 'injected') throw new Error('the default injection failed');
   const { metadata, spec } = result.template;
   const patch = {

@@ -90,7 +90,7 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'https-proxy-agent': ['http/tunnel-agent.ts'],
   'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts'],
   pino: ['observability/logger.ts'],
-  yaml: ['text/yaml.ts'],
+  yaml: ['text/yaml.ts', 'text/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],
   'fast-json-patch': ['inject/json-patch.ts'],
   zod: ['notify/notifications.ts', 'keys/keystore-schema.ts'],

@@ -5,7 +5,7 @@
 // then applies nothing rather than half of it.
 import { describeFileProblem } from '../files/regular-file.js';
 import { ANNOTATIONS } from '../inject/annotations.js';
-import { injectManifestText, type WorkloadOutcome } from '../inject/inject-manifests.js';
+import { injectManifestText, type InjectedText, type WorkloadOutcome } from '../inject/inject-manifests.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
 import type { CliIo } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
@@ -26,7 +26,7 @@ export async function injectCommand(
   const reader = readerOf(settings, io);
   const defaults = readInjectionOptions(reader);
   reader.assertValid();
-  const outputs: string[] = [];
+  const outputs: InjectedText[] = [];
   const report: string[] = [];
   let failed = false;
   for (const source of positionals) {
@@ -43,8 +43,14 @@ export async function injectCommand(
     for (const problem of injected.problems) report.push(`error: ${problem}`);
     for (const outcome of injected.outcomes) failed = describe(outcome, report) || failed;
     failed ||= injected.problems.length > 0;
-    outputs.push(injected.text);
+    outputs.push(injected);
   }
+  const injectedAny = outputs.some((output) => output.outcomes.some((o) => o.injection.outcome === 'injected'));
+  if (injectedAny && defaults.upstreamUrl === null)
+    report.push(
+      `note: no upstream was given (--upstream-url, SFD_UPSTREAM_URL, or a pod's ${ANNOTATIONS.upstreamUrl}): ` +
+        'every key store profile these pods use must name its upstreamUrl, or their sidecar never becomes ready',
+    );
   io.stderr(report.map((line) => `${line}\n`).join(''));
   if (failed) {
     io.stderr('sfd-sidecar inject: nothing was written to stdout; fix the errors above and run it again\n');
@@ -74,11 +80,20 @@ function describe({ workload, injection }: WorkloadOutcome, report: string[]): b
 }
 
 /**
- * The outputs one after the other, as one stream: JSON objects one per line when every input was
- * JSON; otherwise YAML documents (a JSON document is one) separated by `---`.
+ * The outputs one after the other, as one stream kubectl and `inject` both read: a single input as it
+ * came out (an untouched one byte for byte, final newline or not); JSON values one after the other when
+ * every input was JSON; otherwise YAML documents separated by `---`, each JSON value one of them.
  */
-function joinManifests(outputs: readonly string[]): string {
-  const ended = outputs.map((text) => (text.endsWith('\n') ? text : `${text}\n`));
-  if (ended.every((text) => /^\s*[[{]/.test(text))) return ended.join('');
-  return ended.map((text, index) => (index === 0 || /^---/.test(text) ? text : `---\n${text}`)).join('');
+function joinManifests(outputs: readonly InjectedText[]): string {
+  if (outputs.length === 1) return outputs[0]!.documents.join('');
+  const pieces = outputs.every((output) => output.format === 'json')
+    ? outputs.map((output) => output.documents.join(''))
+    : outputs.flatMap((output) => (output.format === 'json' ? output.documents : [output.documents.join('')]));
+  const yaml = outputs.some((output) => output.format === 'yaml');
+  return pieces
+    .map((text, index) => {
+      const ended = index < pieces.length - 1 && !text.endsWith('\n') ? `${text}\n` : text;
+      return !yaml || index === 0 || /^---/.test(ended) ? ended : `---\n${ended}`;
+    })
+    .join('');
 }

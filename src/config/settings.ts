@@ -41,6 +41,15 @@ export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number];
 /** native: an init container with restartPolicy Always; classic: the first container with a postStart wait. */
 export const INJECTION_MODES = ['native', 'classic'] as const;
 export type InjectionMode = (typeof INJECTION_MODES)[number];
+/** The sidecar's user id, or `platform` to leave it to the platform's policy. */
+export type SidecarUser = number | 'platform';
+
+export function parseSidecarUser(raw: string): Parsed<SidecarUser> {
+  const text = raw.trim();
+  if (text === 'platform') return ok('platform');
+  const parsed = parseInteger(1, 2147483647)(text);
+  return parsed.ok ? parsed : { ok: false, allowed: 'a user id from 1 to 2147483647, or platform' };
+}
 
 export interface SettingDefinition<T = unknown> {
   readonly env: `SFD_${string}`;
@@ -488,6 +497,16 @@ export const SETTINGS = define({
     default: 'native',
     commands: INJECT,
   } satisfies SettingDefinition<InjectionMode>,
+  sidecarUser: {
+    env: 'SFD_SIDECAR_USER',
+    description:
+      'the user id the injected sidecar runs as (and its group), or platform to leave both to the platform ' +
+      "(OpenShift's restricted-v2 assigns them); a pod's sfd-sidecar.io/sidecar-user annotation wins",
+    parse: parseSidecarUser,
+    allowed: 'a user id from 1 to 2147483647, or platform',
+    default: 65532,
+    commands: INJECT,
+  } satisfies SettingDefinition<SidecarUser>,
   injectorListen: {
     env: 'SFD_INJECTOR_LISTEN',
     description: 'the HTTPS listener of the admission webhook (POST /mutate, POST /mutate/namespace)',

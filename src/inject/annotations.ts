@@ -16,6 +16,8 @@ export const ANNOTATIONS = {
   signatureVersion: `${PREFIX}signature-version`,
   /** native (an init container with restartPolicy Always, Kubernetes 1.29+) or classic. */
   mode: `${PREFIX}mode`,
+  /** The sidecar's user id, or `platform` to leave it (and the group) to the platform. */
+  sidecarUser: `${PREFIX}sidecar-user`,
   /** A ConfigMap in the pod's namespace whose entries are more SFD_* settings of the sidecar. */
   envConfigMap: `${PREFIX}env-config-map`,
   /** A Secret in the pod's namespace whose entries are more SFD_* settings (credentials, tokens). */

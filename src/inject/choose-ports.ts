@@ -1,7 +1,8 @@
-// The sidecar's ports in a pod: the defaults unless a container of the pod declares them, then the
+// The sidecar's ports in a pod: the defaults unless the pod visibly uses them (used-ports.ts), then the
 // first free port of a range of its own. The signing port 8080 is the most common application port;
-// when both want it, the sidecar is the one that moves, and says so.
+// when both want it, the sidecar is the one that moves, and says which port moved and why.
 import type { PodSpec } from './pod.js';
+import { usedPorts } from './used-ports.js';
 
 /** Where a moved port is looked for: the default plus this, upwards. */
 const MOVED_OFFSET = 10_000;
@@ -12,18 +13,6 @@ export interface ChosenPorts {
   readonly admin: number;
 }
 
-/** Ports declared by the pod's containers (containerPort and hostPort), with the container declaring each. */
-export function declaredPorts(spec: PodSpec): Map<number, string> {
-  const declared = new Map<number, string>();
-  for (const container of [...(spec.initContainers ?? []), ...spec.containers]) {
-    for (const port of container.ports ?? []) {
-      declared.set(port.containerPort, container.name);
-      if (port.hostPort !== undefined) declared.set(port.hostPort, container.name);
-    }
-  }
-  return declared;
-}
-
 /**
  * @returns the ports, and a sentence for each port that moved; or a problem when a port the pod's
  *   annotation asked for is taken
@@ -32,11 +21,11 @@ export function choosePorts(
   spec: PodSpec,
   wanted: { readonly signing: number; readonly admin: number; readonly signingFixed: boolean },
 ): { ok: true; ports: ChosenPorts; moves: string[] } | { ok: false; problem: string } {
-  const taken = declaredPorts(spec);
+  const taken = usedPorts(spec);
   const moves: string[] = [];
   const claim = (port: number, role: string, setting: string): number | null => {
     if (!taken.has(port)) {
-      taken.set(port, 'sfd-sidecar');
+      taken.set(port, `used by the sidecar's ${role} port`);
       return port;
     }
     for (
@@ -45,11 +34,8 @@ export function choosePorts(
       candidate += 1
     ) {
       if (taken.has(candidate)) continue;
-      moves.push(
-        `the ${role} port ${port} is declared by container ${taken.get(port)}: the sidecar uses ${candidate} ` +
-          `(${setting})`,
-      );
-      taken.set(candidate, 'sfd-sidecar');
+      moves.push(`the ${role} port ${port} is ${taken.get(port)}: the sidecar uses ${candidate} ` + `(${setting})`);
+      taken.set(candidate, `used by the sidecar's ${role} port`);
       return candidate;
     }
     return null;
@@ -57,9 +43,7 @@ export function choosePorts(
   if (wanted.signingFixed && taken.has(wanted.signing)) {
     return {
       ok: false,
-      problem:
-        `the listen-port annotation asks for ${wanted.signing}, which container ${taken.get(wanted.signing)} ` +
-        `declares`,
+      problem: `the listen-port annotation asks for ${wanted.signing}, which is ${taken.get(wanted.signing)}`,
     };
   }
   const signing = claim(wanted.signing, 'signing', 'SFD_SIDECAR_URL in each application container points at it');

@@ -1,14 +1,17 @@
-// `sfd-sidecar inject` over manifest text: YAML streams of any number of documents, JSON, and `List`
-// objects, each workload's pod template run through injectPod. Documents without a pod template, and
-// every field outside the ones the injection sets, are left as they came (a YAML document the
-// injection does not change comes out byte for byte).
-import { readYamlStream } from '../text/yaml.js';
+// `sfd-sidecar inject` over manifest text, read as kubectl reads it: YAML streams of any number of
+// documents, concatenated JSON objects, and lists (`kind: List`, `DeploymentList`...), each workload's
+// pod template run through injectPod. Documents the injection does not change come out byte for byte;
+// in a changed YAML document only the changed nodes are written anew, so every other field keeps its
+// text and comments (a document with anchors or merge keys is written whole, since an edit through an
+// anchor would reach every place that uses it).
+import { readJsonStream } from '../text/json-stream.js';
+import { readKubeYamlStream, type StreamDocument } from '../text/kube-yaml.js';
 import { describeYamlCode, where } from '../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from './inject-pod.js';
 import type { InjectionOptions } from './injection-options.js';
 import { patchBetween } from './json-patch.js';
 import type { PodTemplate, StringMap } from './pod.js';
-import { describeObject, POD_TEMPLATE_PATHS, valueAt, type KubeObject } from './pod-templates.js';
+import { describeObject, podTemplatePath, templateLikePath, valueAt, type KubeObject } from './pod-templates.js';
 
 export interface WorkloadOutcome {
   /** `Kind/name`, and where it came from. */
@@ -17,101 +20,154 @@ export interface WorkloadOutcome {
 }
 
 export interface InjectedText {
-  readonly text: string;
+  /** The manifests again, one entry per document (YAML) or value (JSON), separators included. */
+  readonly documents: readonly string[];
+  readonly format: 'json' | 'yaml';
   readonly outcomes: readonly WorkloadOutcome[];
   /** Documents that could not be read (position and description; never their text). */
   readonly problems: readonly string[];
 }
 
-/** A change to make: a path in a document, and its new value (undefined: remove it). */
-type Change = { readonly path: readonly (string | number)[]; readonly value: unknown };
+type Key = string | number;
+/** What the injection did to one document: the new whole value, and each edit in order. */
+interface DocumentChange {
+  readonly value: unknown;
+  readonly edits: readonly Edit[];
+}
+type Edit = { readonly op: 'set' | 'insert' | 'remove'; readonly path: readonly Key[]; readonly value?: unknown };
 
 export function injectManifestText(text: string, source: string, defaults: InjectionOptions): InjectedText {
   return /^\s*[[{]/.test(text) ? injectJson(text, source, defaults) : injectYaml(text, source, defaults);
 }
 
 function injectYaml(text: string, source: string, defaults: InjectionOptions): InjectedText {
-  const stream = readYamlStream(text);
+  // A document that never says `containers` has no pod template: it is kept as text, never parsed.
+  const stream = readKubeYamlStream(text, (document) => document.includes('containers'));
   const outcomes: WorkloadOutcome[] = [];
   const problems: string[] = [];
   stream.documents.forEach((document, index) => {
     const at = `${source}, document ${index + 1}`;
-    if (document.problem)
-      return void problems.push(
-        `${at}: not valid YAML${where(text, document.problem.offset)}: ${describeYamlCode(document.problem.code)}`,
-      );
-    for (const change of injectObject(document.value, at, defaults, outcomes)) {
-      if (change.value === undefined) document.remove(change.path);
-      else document.set(change.path, change.value);
+    if (document.problem) {
+      const what = describeYamlCode(document.problem.code as never);
+      return void problems.push(`${at}: not valid YAML${where(text, document.problem.offset)}: ${what}`);
     }
+    if (document.value === undefined) return;
+    const change = injectDocument(document.value, at, defaults, outcomes);
+    if (change) applyToYaml(document, change);
   });
-  return { text: stream.toString(), outcomes, problems };
+  return { documents: [stream.toString()], format: 'yaml', outcomes, problems };
 }
 
 function injectJson(text: string, source: string, defaults: InjectionOptions): InjectedText {
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch {
-    return { text, outcomes: [], problems: [`${source}: not valid JSON`] };
-  }
+  const stream = readJsonStream(text);
+  if (!stream.ok)
+    return {
+      documents: [text],
+      format: 'json',
+      outcomes: [],
+      problems: [`${source}${where(text, stream.offset)}: not valid JSON`],
+    };
   const outcomes: WorkloadOutcome[] = [];
-  const changes = injectObject(value, source, defaults, outcomes);
-  if (changes.length === 0) return { text, outcomes, problems: [] };
-  for (const change of changes) setAt(value, change.path, change.value);
-  return { text: `${JSON.stringify(value, null, 2)}\n`, outcomes, problems: [] };
+  const documents = stream.values.map((span, index) => {
+    const at = stream.values.length > 1 ? `${source}, object ${index + 1}` : source;
+    const change = injectDocument(span.value, at, defaults, outcomes);
+    const written = change ? JSON.stringify(change.value, null, 2) : text.slice(span.start, span.end);
+    // What stood between the values (white space) stays with the value before it.
+    const next = stream.values[index + 1]?.start ?? text.length;
+    return (index === 0 ? text.slice(0, span.start) : '') + written + text.slice(span.end, next);
+  });
+  return { documents: documents.length > 0 ? documents : [text], format: 'json', outcomes, problems: [] };
 }
 
-/** The changes for one object: its own pod template, or those of a List's items. */
-function injectObject(value: unknown, at: string, defaults: InjectionOptions, outcomes: WorkloadOutcome[]): Change[] {
-  if (value === null || typeof value !== 'object') return [];
+/** The change for one document: its own pod template, or those of a list's items; null when none. */
+function injectDocument(
+  value: unknown,
+  at: string,
+  defaults: InjectionOptions,
+  outcomes: WorkloadOutcome[],
+): DocumentChange | null {
+  const edits = injectObject(value, at, defaults, outcomes);
+  if (edits.length === 0) return null;
+  // Not structuredClone: an alias is the same object as its anchor in the value, and must not stay so.
+  const copy = JSON.parse(JSON.stringify(value)) as unknown;
+  for (const edit of edits) applyEdit(copy, edit);
+  return { value: copy, edits };
+}
+
+function injectObject(value: unknown, at: string, defaults: InjectionOptions, outcomes: WorkloadOutcome[]): Edit[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   const object = value as KubeObject;
-  if (object.kind === 'List' && Array.isArray(object.items)) {
+  if (typeof object.kind === 'string' && object.kind.endsWith('List') && Array.isArray(object.items)) {
     return object.items.flatMap((item, index) =>
-      injectObject(item, at, defaults, outcomes).map((change) => ({
-        ...change,
-        path: ['items', index, ...change.path],
-      })),
+      injectObject(item, at, defaults, outcomes).map((edit) => ({ ...edit, path: ['items', index, ...edit.path] })),
     );
   }
-  const path = typeof object.kind === 'string' ? POD_TEMPLATE_PATHS[object.kind] : undefined;
-  if (path === undefined) return [];
-  const template = valueAt(object, path) as PodTemplate | undefined;
+  const path = podTemplatePath(object);
   const workload = `${describeObject(object)} (${at})`;
+  if (path === undefined) {
+    const like = templateLikePath(object);
+    if (like)
+      outcomes.push({
+        workload,
+        injection: {
+          outcome: 'skipped',
+          reason:
+            `it holds a pod template at ${like.join('.')}, but ${String(object.kind)} is not a kind inject adds ` +
+            'the sidecar to (its controller may not accept another container); add it to the pods it makes',
+          unknownAnnotations: [],
+        },
+      });
+    return [];
+  }
+  const template = valueAt(object, path) as PodTemplate | undefined;
   if (!template || typeof template !== 'object' || !Array.isArray(template.spec?.containers)) {
     outcomes.push({
       workload,
-      injection: { outcome: 'refused', problems: ['it has no pod template with containers'], unknownAnnotations: [] },
+      injection: {
+        outcome: 'refused',
+        problems: ['it has no pod template with containers'],
+        reason: 'pod-shape',
+        unknownAnnotations: [],
+      },
     });
     return [];
   }
   // A Pod's own annotations are its template's; a workload's are inherited by its template.
   const inherited = path.length > 0 ? stringMap(object.metadata?.annotations) : {};
-  const injection = injectPod(template, defaults, 'unless-disabled', inherited);
+  const injection = injectPod(template, defaults, 'every-workload', inherited);
   outcomes.push({ workload, injection });
   if (injection.outcome !== 'injected') return [];
   // Only what the injection changed is written: every other field keeps its text and comments.
   return patchBetween(template, injection.template).map((operation) => {
-    const pointer = splitPointer(operation.path, template);
-    return {
-      path: [...path, ...pointer],
-      value: operation.op === 'remove' ? undefined : (operation as { value: unknown }).value,
-    };
+    const { keys, inList } = splitPointer(operation.path, template);
+    const value = operation.op === 'remove' ? undefined : (operation as { value: unknown }).value;
+    const op = operation.op === 'remove' ? 'remove' : operation.op === 'add' && inList ? 'insert' : 'set';
+    return { op, path: [...path, ...keys], value };
   });
 }
 
-/** A JSON pointer's keys, array indexes as numbers (where the document has an array). */
-function splitPointer(pointer: string, root: unknown): (string | number)[] {
-  const keys: (string | number)[] = [];
+function applyToYaml(document: StreamDocument, change: DocumentChange): void {
+  if (document.shared) return document.replace(change.value);
+  for (const edit of change.edits) {
+    if (edit.op === 'remove') document.remove(edit.path);
+    else if (edit.op === 'insert') document.insert(edit.path, edit.value);
+    else document.set(edit.path, edit.value);
+  }
+}
+
+/** A JSON pointer's keys (array indexes as numbers), and whether its last key is a list's index. */
+function splitPointer(pointer: string, root: unknown): { keys: Key[]; inList: boolean } {
+  const keys: Key[] = [];
   let value = root;
+  let inList = false;
   for (const raw of pointer.split('/').slice(1)) {
     const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
-    const index = Array.isArray(value) ? Number(key) : key;
+    inList = Array.isArray(value);
+    const index = inList ? Number(key) : key;
     keys.push(index);
-    value =
-      value !== null && typeof value === 'object' ? (value as Record<string | number, unknown>)[index] : undefined;
+    value = value !== null && typeof value === 'object' ? (value as Record<Key, unknown>)[index] : undefined;
   }
-  return keys;
+  return { keys, inList };
 }
 
 function stringMap(value: unknown): StringMap {
@@ -121,11 +177,13 @@ function stringMap(value: unknown): StringMap {
   );
 }
 
-function setAt(root: unknown, path: readonly (string | number)[], value: unknown): void {
-  let parent = root as Record<string | number, unknown>;
-  for (const key of path.slice(0, -1)) parent = parent[key] as Record<string | number, unknown>;
-  if (value === undefined) {
-    if (Array.isArray(parent)) parent.splice(Number(path.at(-1)), 1);
-    else delete parent[path.at(-1)!];
-  } else parent[path.at(-1)!] = value;
+function applyEdit(root: unknown, edit: Edit): void {
+  let parent = root as Record<Key, unknown>;
+  for (const key of edit.path.slice(0, -1)) parent = parent[key] as Record<Key, unknown>;
+  const last = edit.path.at(-1)!;
+  if (edit.op === 'remove') {
+    if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+  } else if (edit.op === 'insert') (parent as unknown as unknown[]).splice(Number(last), 0, edit.value);
+  else parent[last] = edit.value;
 }

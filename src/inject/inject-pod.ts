@@ -1,21 +1,46 @@
 // The one injection: a pod template and the defaults in, the pod template with the sidecar out, with
 // what was decided and why. `sfd-sidecar inject` maps it over the pod templates of manifests; the
 // admission webhook applies it to a Pod and returns the difference as a JSON patch. Pure: no I/O.
+//
+// A pod that cannot safely run with the sidecar (Windows, the host's network, a way for another
+// container to reach the keys, a Job that would never end, a pod budget the sidecar does not fit) is
+// refused when it asked for the sidecar itself, and skipped with a warning when only its namespace
+// asked: a namespace's label never blocks an unrelated pod.
 import { ANNOTATIONS, INJECTED_LABEL, unknownAnnotations } from './annotations.js';
 import { choosePorts } from './choose-ports.js';
-import { optionsForPod, type InjectionOptions } from './injection-options.js';
+import { optionsForPod, type InjectionOptions, type PodOptions } from './injection-options.js';
+import { keyIsolationProblems } from './key-isolation.js';
 import type { Container, PodTemplate, StringMap } from './pod.js';
+import { podResourceProblems } from './pod-resources.js';
+import { podShapeProblems } from './pod-shape.js';
 import {
   ADMIN_PORT_NAME,
   KEYSTORE_VOLUME,
   SIDECAR_NAME,
+  SIDECAR_RESOURCES,
   keystoreVolume,
   shutdownNeedsSeconds,
   sidecarContainer,
 } from './sidecar-container.js';
+import { windowsOnly } from './windows-pod.js';
 
-/** Whether a pod without an inject annotation gets the sidecar: yes (`inject`, a namespace that opted in), or no. */
-export type OptIn = 'unless-disabled' | 'when-enabled';
+/**
+ * Who asked for the sidecar: `inject` over every workload it is given (unless annotated "false"), a
+ * pod by its own annotation (the webhook's opt-in path), or the pod's namespace (every pod there
+ * unless annotated "false"; the pod asked itself only when annotated "true").
+ */
+export type OptIn = 'every-workload' | 'pod-asks' | 'namespace-asks';
+
+/** Why a pod is not injected, as a metric label. */
+export type NotInjectedReason =
+  | 'pod-shape'
+  | 'annotation'
+  | 'windows'
+  | 'host-network'
+  | 'key-access'
+  | 'job-in-classic-mode'
+  | 'pod-resources'
+  | 'ports';
 
 export type PodInjection =
   | {
@@ -24,10 +49,17 @@ export type PodInjection =
       readonly notes: readonly string[];
       readonly unknownAnnotations: readonly string[];
     }
-  | { readonly outcome: 'skipped'; readonly reason: string; readonly unknownAnnotations: readonly string[] }
+  | {
+      readonly outcome: 'skipped';
+      readonly reason: string;
+      readonly unknownAnnotations: readonly string[];
+      /** Set when the pod was skipped because it cannot safely run with the sidecar: a warning. */
+      readonly unsafe?: NotInjectedReason;
+    }
   | {
       readonly outcome: 'refused';
       readonly problems: readonly string[];
+      readonly reason: NotInjectedReason;
       readonly unknownAnnotations: readonly string[];
     };
 
@@ -43,41 +75,62 @@ export function injectPod(
   optIn: OptIn,
   inherited: Readonly<StringMap> = {},
 ): PodInjection {
+  const shape = podShapeProblems(template);
+  if (shape.length > 0) return { outcome: 'refused', problems: shape, reason: 'pod-shape', unknownAnnotations: [] };
   const annotations = { ...inherited, ...template.metadata?.annotations };
   const unknown = unknownAnnotations(annotations);
   const skip = (reason: string): PodInjection => ({ outcome: 'skipped', reason, unknownAnnotations: unknown });
-  const refuse = (...problems: string[]): PodInjection => ({
+  const refuse = (reason: NotInjectedReason, ...problems: string[]): PodInjection => ({
     outcome: 'refused',
     problems,
+    reason,
     unknownAnnotations: unknown,
   });
 
   const flag = annotations[ANNOTATIONS.inject];
   if (flag === 'false') return skip(`annotated ${ANNOTATIONS.inject}: "false"`);
   if (flag !== undefined && flag !== 'true')
-    return refuse(`annotation ${ANNOTATIONS.inject}: must be "true" or "false" (got ${JSON.stringify(flag)})`);
-  if (flag === undefined && optIn === 'when-enabled') return skip(`not annotated ${ANNOTATIONS.inject}: "true"`);
-  const spec = template.spec;
-  const allContainers = [...(spec.initContainers ?? []), ...spec.containers];
-  if (annotations[ANNOTATIONS.status] === 'injected' || allContainers.some((c) => c.name === SIDECAR_NAME))
-    return skip('the sidecar is already in the pod');
-  if (spec.hostNetwork === true) {
     return refuse(
+      'annotation',
+      `annotation ${ANNOTATIONS.inject}: must be "true" or "false" (got ${JSON.stringify(flag)})`,
+    );
+  if (flag === undefined && optIn === 'pod-asks') return skip(`not annotated ${ANNOTATIONS.inject}: "true"`);
+  const spec = template.spec;
+  const containers = [...(spec.initContainers ?? []), ...spec.containers];
+  if (annotations[ANNOTATIONS.status] === 'injected' || containers.some((c) => c.name === SIDECAR_NAME))
+    return skip('the sidecar is already in the pod');
+  // Only its namespace asked: a pod that cannot take the sidecar is left as it is, with a warning.
+  const askedItself = flag === 'true' || optIn === 'every-workload';
+  const unsafe = (reason: NotInjectedReason, ...problems: string[]): PodInjection =>
+    askedItself
+      ? refuse(reason, ...problems)
+      : {
+          outcome: 'skipped',
+          reason: `it cannot run the sidecar: ${problems.join('; ')}`,
+          unknownAnnotations: unknown,
+          unsafe: reason,
+        };
+
+  const windows = windowsOnly(spec);
+  if (windows) return unsafe('windows', `it runs on Windows nodes (${windows}); the sidecar's image is Linux-only`);
+  if (spec.hostNetwork === true) {
+    return unsafe(
+      'host-network',
       "the pod uses the host network: there 127.0.0.1 is the node's, and every host-network pod on the node " +
         'could sign with the key',
     );
   }
   const resolved = optionsForPod(defaults, annotations);
-  if (!resolved.ok) return refuse(...resolved.problems);
+  if (!resolved.ok) return refuse('annotation', ...resolved.problems);
   const options = resolved.options;
-  if ((spec.volumes ?? []).some((v) => v.name === KEYSTORE_VOLUME))
-    return refuse(`the pod already has a volume named ${KEYSTORE_VOLUME}`);
+  const safety = safetyProblems(template, options);
+  if (safety) return unsafe(safety.reason, ...safety.problems);
   const chosen = choosePorts(spec, {
     signing: options.signingPort,
     admin: options.adminPort,
     signingFixed: options.signingPortFromAnnotation,
   });
-  if (!chosen.ok) return refuse(chosen.problem);
+  if (!chosen.ok) return refuse('ports', chosen.problem);
   const { ports } = chosen;
   const notes = [...chosen.moves];
 
@@ -87,12 +140,11 @@ export function injectPod(
     (container.env ?? []).some((e) => e.name === SIDECAR_URL_ENV)
       ? container
       : { ...container, env: [...(container.env ?? []), { name: SIDECAR_URL_ENV, value: sidecarUrl }] };
-  const containers = spec.containers.map(withUrl);
   const newSpec = {
     ...spec,
     ...(options.mode === 'native'
-      ? { initContainers: [sidecar, ...(spec.initContainers ?? [])], containers }
-      : { containers: [sidecar, ...containers] }),
+      ? { initContainers: [sidecar, ...(spec.initContainers ?? [])], containers: spec.containers.map(withUrl) }
+      : { containers: [sidecar, ...spec.containers.map(withUrl)] }),
     volumes: [...(spec.volumes ?? []), keystoreVolume(options.keystoreSecret!)],
   };
   const ownAnnotations = template.metadata?.annotations ?? {};
@@ -131,4 +183,34 @@ export function injectPod(
     notes,
     unknownAnnotations: unknown,
   };
+}
+
+/** The first rule the pod breaks, with every problem of that rule; null when it can take the sidecar. */
+function safetyProblems(
+  template: PodTemplate,
+  options: PodOptions,
+): { reason: NotInjectedReason; problems: string[] } | null {
+  const spec = template.spec;
+  if ((spec.volumes ?? []).some((v) => v.name === KEYSTORE_VOLUME))
+    return { reason: 'key-access', problems: [`the pod already has a volume named ${KEYSTORE_VOLUME}`] };
+  const isolation = keyIsolationProblems({
+    spec,
+    keystoreSecret: options.keystoreSecret!,
+    keystoreVolume: KEYSTORE_VOLUME,
+    sidecarUser: options.sidecarUser === 'platform' ? null : options.sidecarUser,
+  });
+  if (isolation.length > 0) return { reason: 'key-access', problems: isolation };
+  const restart = spec.restartPolicy;
+  if (options.mode === 'classic' && (restart === 'Never' || restart === 'OnFailure')) {
+    return {
+      reason: 'job-in-classic-mode',
+      problems: [
+        `the pod runs to completion (restartPolicy ${restart}), and a classic sidecar never exits, so it would ` +
+          `never complete: use the native mode (${ANNOTATIONS.mode}: native, Kubernetes 1.29+)`,
+      ],
+    };
+  }
+  const budget = podResourceProblems(spec, SIDECAR_RESOURCES);
+  if (budget.length > 0) return { reason: 'pod-resources', problems: budget };
+  return null;
 }

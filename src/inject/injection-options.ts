@@ -2,11 +2,11 @@
 // and `injector`), each overridden by the pod's own annotation when it has one.
 import { parseInteger, parseObjectName, parseOneOf, parseUpstreamUrl, type Parsed } from '../config/parsers.js';
 import { parseProfileName } from '../config/profile-parsers.js';
-import { INJECTION_MODES, type InjectionMode } from '../config/settings.js';
+import { INJECTION_MODES, parseSidecarUser, type InjectionMode, type SidecarUser } from '../config/settings.js';
 import { SIGNATURE_VERSIONS, type SignatureVersion } from '../signing/types.js';
 import { ANNOTATIONS } from './annotations.js';
 
-export { INJECTION_MODES, type InjectionMode } from '../config/settings.js';
+export { INJECTION_MODES, type InjectionMode, type SidecarUser } from '../config/settings.js';
 
 export interface InjectionOptions {
   /** The sidecar image (SFD_IMAGE). */
@@ -21,6 +21,8 @@ export interface InjectionOptions {
   /** SFD_SIGNATURE_VERSION; null for the sidecar's default. */
   readonly signatureVersion: SignatureVersion | null;
   readonly mode: InjectionMode;
+  /** The sidecar's user id (SFD_SIDECAR_USER), or platform to leave it to the platform. */
+  readonly sidecarUser: SidecarUser;
   readonly signingPort: number;
   readonly adminPort: number;
 }
@@ -64,6 +66,7 @@ export function optionsForPod(
     upstreamUrl: upstream,
     signatureVersion: read(ANNOTATIONS.signatureVersion, parseOneOf(SIGNATURE_VERSIONS), defaults.signatureVersion),
     mode: read(ANNOTATIONS.mode, parseOneOf(INJECTION_MODES), defaults.mode),
+    sidecarUser: read(ANNOTATIONS.sidecarUser, parseSidecarUser, defaults.sidecarUser),
     signingPort: read(ANNOTATIONS.listenPort, parsePort, defaults.signingPort),
     signingPortFromAnnotation: annotations[ANNOTATIONS.listenPort] !== undefined,
     envConfigMap: read(ANNOTATIONS.envConfigMap, parseObjectName, null),

@@ -1,21 +1,53 @@
-// Where each kind of workload keeps its pod template. Other kinds have none and pass through as they are.
+// Where each kind of workload keeps its pod template. The kinds here are injected; another object
+// that holds something shaped like a pod template (a custom resource) is left alone, and `inject`
+// says so, since only its own controller knows whether an added container is welcome there.
 
 /** The path from the object to its pod template ([] for a Pod: the object is the pod). */
-export const POD_TEMPLATE_PATHS: Readonly<Record<string, readonly string[]>> = {
-  Pod: [],
-  Deployment: ['spec', 'template'],
-  StatefulSet: ['spec', 'template'],
-  DaemonSet: ['spec', 'template'],
-  ReplicaSet: ['spec', 'template'],
-  Job: ['spec', 'template'],
-  CronJob: ['spec', 'jobTemplate', 'spec', 'template'],
+const TEMPLATE = ['spec', 'template'] as const;
+const POD_TEMPLATE_PATHS: Readonly<Record<string, { readonly groups: readonly string[]; path: readonly string[] }>> = {
+  Pod: { groups: [''], path: [] },
+  Deployment: { groups: ['apps', 'extensions'], path: TEMPLATE },
+  StatefulSet: { groups: ['apps'], path: TEMPLATE },
+  DaemonSet: { groups: ['apps', 'extensions'], path: TEMPLATE },
+  ReplicaSet: { groups: ['apps', 'extensions'], path: TEMPLATE },
+  ReplicationController: { groups: [''], path: TEMPLATE },
+  Job: { groups: ['batch'], path: TEMPLATE },
+  CronJob: { groups: ['batch'], path: ['spec', 'jobTemplate', 'spec', 'template'] },
+  // Argo Rollouts and OpenShift's DeploymentConfig carry a full pod template as a Deployment does.
+  Rollout: { groups: ['argoproj.io'], path: TEMPLATE },
+  DeploymentConfig: { groups: ['apps.openshift.io', ''], path: TEMPLATE },
 };
+
+/** Paths where other kinds keep what looks like a pod template. */
+const TEMPLATE_LIKE_PATHS: readonly (readonly string[])[] = [
+  TEMPLATE,
+  ['template'],
+  ['spec', 'jobTemplate', 'spec', 'template'],
+];
 
 export interface KubeObject {
   apiVersion?: unknown;
   kind?: unknown;
   metadata?: { name?: unknown; namespace?: unknown; annotations?: unknown };
   [field: string]: unknown;
+}
+
+/** The API group of an object (`apps` of `apps/v1`; '' for the core `v1`). */
+const groupOf = (object: KubeObject): string =>
+  typeof object.apiVersion === 'string' && object.apiVersion.includes('/') ? object.apiVersion.split('/')[0]! : '';
+
+/** Where the object's pod template is, when its kind is one the injection adds the sidecar to. */
+export function podTemplatePath(object: KubeObject): readonly string[] | undefined {
+  const known = typeof object.kind === 'string' ? POD_TEMPLATE_PATHS[object.kind] : undefined;
+  return known && known.groups.includes(groupOf(object)) ? known.path : undefined;
+}
+
+/** Where an object of another kind holds something with containers, as a pod template would. */
+export function templateLikePath(object: KubeObject): readonly string[] | undefined {
+  return TEMPLATE_LIKE_PATHS.find((path) => {
+    const spec = (valueAt(object, path) as { spec?: { containers?: unknown } } | undefined)?.spec;
+    return Array.isArray(spec?.containers);
+  });
 }
 
 /** `Kind/name` (with its namespace when it has one), as kubectl names objects. */

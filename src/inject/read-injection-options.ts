@@ -16,6 +16,7 @@ export function readInjectionOptions(r: SettingReader): InjectionOptions {
     // Given to the sidecar only when set, so that the sidecar's own default applies otherwise.
     signatureVersion: r.isSet('signatureVersion') ? r.value('signatureVersion') : null,
     mode: r.value('sidecarMode'),
+    sidecarUser: r.value('sidecarUser'),
     signingPort: SETTINGS.listen.default.port,
     adminPort: SETTINGS.adminListen.default.port,
   });

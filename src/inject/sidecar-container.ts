@@ -1,18 +1,23 @@
 // The sidecar container and its key store volume, as injected into any pod. It runs as its own user
-// (the image's nonroot, 65532), whatever the pod's securityContext says or omits, with the restricted
-// profile; the key store Secret is mounted read-only as a directory (never with subPath, which would
-// freeze it at the first version) with files every user of the container may read: the volume is
-// mounted in this container only, so no other container sees them.
+// (the image's nonroot, 65532, unless set otherwise or left to the platform), whatever the pod's
+// securityContext says or omits, with the restricted profile; the key store Secret is mounted
+// read-only as a directory (never with subPath, which would freeze it at the first version) with files
+// every user of the container may read: the volume is mounted in this container only, and
+// key-isolation.ts keeps every other container from reaching it.
 import { SETTINGS } from '../config/settings.js';
-import type { Container, Volume } from './pod.js';
+import type { Container, EnvVar, ResourceRequirements, Volume } from './pod.js';
 import type { PodOptions } from './injection-options.js';
+import { settingsFromObjects } from './settings-from-objects.js';
 
 export const SIDECAR_NAME = 'sfd-sidecar';
 export const KEYSTORE_VOLUME = 'sfd-sidecar-keystore';
 export const ADMIN_PORT_NAME = 'sfd-admin';
 export const KEYSTORE_MOUNT = '/etc/sfd-sidecar/keys';
-/** The image's user and group (distroless nonroot). */
-export const SIDECAR_USER = 65532;
+/** The sidecar's resources: its image caps the heap, which the memory limit leaves room for. */
+export const SIDECAR_RESOURCES: ResourceRequirements = {
+  requests: { cpu: '50m', memory: '96Mi' },
+  limits: { memory: '192Mi' },
+};
 /** r--r--r--: readable by the sidecar's user whether or not the pod sets fsGroup. */
 export const KEYSTORE_FILE_MODE = 0o444;
 /** Node and the entry script in the image, for the classic form's postStart hook. */
@@ -28,7 +33,7 @@ export function sidecarContainer(
   options: PodOptions,
   ports: { readonly signing: number; readonly admin: number },
 ): Container {
-  const env = [
+  const env: EnvVar[] = [
     { name: 'SFD_LISTEN', value: `127.0.0.1:${ports.signing}` },
     { name: 'SFD_ADMIN_LISTEN', value: `:${ports.admin}` },
     { name: 'SFD_KEYSTORE_FILE', value: `${KEYSTORE_MOUNT}/${options.keystoreKey}` },
@@ -39,22 +44,17 @@ export function sidecarContainer(
       ? [{ name: 'SFD_SHUTDOWN_DELAY_MS', value: String(CLASSIC_SHUTDOWN_DELAY_MS) }]
       : []),
   ];
+  const fromObjects = settingsFromObjects(
+    { configMap: options.envConfigMap, secret: options.envSecret },
+    new Set(env.map((e) => e.name)),
+  );
   const probe = (path: string) => ({ httpGet: { path, port: ADMIN_PORT_NAME } });
   return {
     name: SIDECAR_NAME,
     image: options.image,
     imagePullPolicy: 'IfNotPresent',
     ...(options.mode === 'native' ? { restartPolicy: 'Always' } : {}),
-    // The pod's own settings first: the injection's (listen addresses, key store) win over them.
-    ...(options.envConfigMap || options.envSecret
-      ? {
-          envFrom: [
-            ...(options.envConfigMap ? [{ configMapRef: { name: options.envConfigMap } }] : []),
-            ...(options.envSecret ? [{ secretRef: { name: options.envSecret } }] : []),
-          ],
-        }
-      : {}),
-    env,
+    env: [...fromObjects, ...env],
     ports: [{ name: ADMIN_PORT_NAME, containerPort: ports.admin, protocol: 'TCP' }],
     startupProbe: {
       ...probe('/readyz'),
@@ -84,14 +84,15 @@ export function sidecarContainer(
     volumeMounts: [{ name: KEYSTORE_VOLUME, mountPath: KEYSTORE_MOUNT, readOnly: true }],
     securityContext: {
       runAsNonRoot: true,
-      runAsUser: SIDECAR_USER,
-      runAsGroup: SIDECAR_USER,
+      ...(options.sidecarUser === 'platform'
+        ? {}
+        : { runAsUser: options.sidecarUser, runAsGroup: options.sidecarUser }),
       allowPrivilegeEscalation: false,
       readOnlyRootFilesystem: true,
       capabilities: { drop: ['ALL'] },
       seccompProfile: { type: 'RuntimeDefault' },
     },
-    resources: { requests: { cpu: '50m', memory: '96Mi' }, limits: { memory: '192Mi' } },
+    resources: structuredClone(SIDECAR_RESOURCES),
   };
 }
 

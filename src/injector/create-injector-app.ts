@@ -20,15 +20,15 @@ const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
 export interface InjectorAppDeps {
   readonly defaults: InjectionOptions;
   readonly logger: Logger;
-  /** Counts and times each review. */
-  readonly observe: (result: ReviewResult | 'invalid', seconds: number) => void;
+  /** Counts and times each review (with why a pod was refused or skipped as unsafe). */
+  readonly observe: (result: ReviewResult | 'invalid', seconds: number, reason?: string) => void;
   readonly minBodyBytesPerSecond: number;
 }
 
 export function createInjectorApp(deps: InjectorAppDeps): Hono<{ Bindings: HttpBindings }> {
   const app = new Hono<{ Bindings: HttpBindings }>();
-  app.post('/mutate', (c) => review(c, deps, 'when-enabled'));
-  app.post('/mutate/namespace', (c) => review(c, deps, 'unless-disabled'));
+  app.post('/mutate', (c) => review(c, deps, 'pod-asks'));
+  app.post('/mutate/namespace', (c) => review(c, deps, 'namespace-asks'));
   app.notFound(() => refuse(deps, SIDECAR_ERRORS.NotFound, 'no such path'));
   return app;
 }
@@ -52,16 +52,18 @@ async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppD
     deps.observe('invalid', (performance.now() - started) / 1000);
     return refuse(deps, SIDECAR_ERRORS.AdmissionReviewInvalid, read.problem);
   }
-  const { response, result, pod } = reviewPod(read.request, deps.defaults, optIn);
-  deps.observe(result, (performance.now() - started) / 1000);
+  const { response, result, pod, reason } = reviewPod(read.request, deps.defaults, optIn);
+  deps.observe(result, (performance.now() - started) / 1000, reason);
+  // One line per decision; a refusal's line says why, as the answer does.
   if (result !== 'ignored')
-    deps.logger.info('admission review', {
+    deps.logger[result === 'refused' ? 'warn' : 'info']('admission review', {
       result,
       pod,
       uid: read.request.uid,
+      ...(reason ? { reason } : {}),
+      ...(response.status ? { message: response.status.message } : {}),
       warnings: response.warnings?.length ?? 0,
     });
-  if (result === 'refused') deps.logger.warn('pod refused', { pod, reason: response.status?.message ?? '' });
   return c.json(admissionReview(response));
 }
 

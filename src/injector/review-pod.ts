@@ -1,7 +1,11 @@
 // What the webhook answers for one review: the Pod with the sidecar as a JSON patch, the Pod unchanged
-// when it is not to be touched, or a refusal naming why. The decisions are injectPod's, the same as
-// `sfd-sidecar inject` prints; unknown sfd-sidecar.io/ annotations are warnings here, not errors.
-import { injectPod, type OptIn } from '../inject/inject-pod.js';
+// when it is not to be touched (with a warning when it was skipped because it cannot run the sidecar),
+// or a refusal naming why. The decisions are injectPod's, the same as `sfd-sidecar inject` prints;
+// unknown sfd-sidecar.io/ annotations are warnings here, not errors. A pod whose fields have the wrong
+// types is refused with a catalog code in an answer, never an HTTP error: under `failurePolicy: Ignore`
+// an error would admit it.
+import { SIDECAR_ERRORS } from '../errors.js';
+import { injectPod, type NotInjectedReason, type OptIn } from '../inject/inject-pod.js';
 import type { InjectionOptions } from '../inject/injection-options.js';
 import type { PodTemplate } from '../inject/pod.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
@@ -9,14 +13,18 @@ import { patchBetween } from '../inject/json-patch.js';
 
 export type ReviewResult = 'injected' | 'skipped' | 'refused' | 'ignored';
 
+export interface ReviewAnswer {
+  readonly response: AdmissionResponse;
+  readonly result: ReviewResult;
+  readonly pod: string;
+  /** Why a pod was refused or skipped as unsafe: a metric label. */
+  readonly reason?: NotInjectedReason;
+}
+
 /** Warnings the API server passes to the client (kubectl prints them). */
 const prefix = (text: string): string => `sfd-sidecar: ${text}`;
 
-export function reviewPod(
-  request: AdmissionRequest,
-  defaults: InjectionOptions,
-  optIn: OptIn,
-): { response: AdmissionResponse; result: ReviewResult; pod: string } {
+export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions, optIn: OptIn): ReviewAnswer {
   const allow = (warnings: string[] = []): AdmissionResponse => ({
     uid: request.uid,
     allowed: true,
@@ -24,9 +32,8 @@ export function reviewPod(
   });
   const pod = request.object as PodTemplate | undefined;
   const name = describePod(request);
-  if (request.kind?.kind !== 'Pod' || pod === null || typeof pod !== 'object' || !Array.isArray(pod.spec?.containers)) {
+  if (request.kind?.kind !== 'Pod' || pod === null || typeof pod !== 'object')
     return { response: allow([prefix('not a Pod with containers; left unchanged')]), result: 'ignored', pod: name };
-  }
   if (request.operation !== undefined && request.operation !== 'CREATE')
     return { response: allow(), result: 'ignored', pod: name };
   const injection = injectPod(pod, defaults, optIn);
@@ -35,18 +42,31 @@ export function reviewPod(
   );
   switch (injection.outcome) {
     case 'skipped':
-      return { response: allow(warnings), result: 'skipped', pod: name };
-    case 'refused':
+      return injection.unsafe
+        ? {
+            response: allow([...warnings, prefix(`${name} was left without the sidecar: ${injection.reason}`)]),
+            result: 'skipped',
+            pod: name,
+            reason: injection.unsafe,
+          }
+        : { response: allow(warnings), result: 'skipped', pod: name };
+    case 'refused': {
+      const invalid = injection.reason === 'pod-shape';
+      const detail = injection.problems.join('; ');
       return {
         response: {
           uid: request.uid,
           allowed: false,
-          status: { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${injection.problems.join('; ')}` },
+          status: invalid
+            ? { code: 400, message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: ${detail}` }
+            : { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${detail}` },
           ...(warnings.length > 0 ? { warnings } : {}),
         },
         result: 'refused',
         pod: name,
+        reason: injection.reason,
       };
+    }
     case 'injected': {
       const patch = patchBetween(pod, injection.template);
       const notes = [...warnings, ...injection.notes.map(prefix)];
@@ -74,5 +94,6 @@ function describePod(request: AdmissionRequest): string {
       : typeof metadata?.generateName === 'string'
         ? `${metadata.generateName}*`
         : '(no name)';
-  return `Pod ${name}${request.namespace ? ` in ${request.namespace}` : ''}`;
+  const namespace = typeof request.namespace === 'string' && request.namespace ? ` in ${request.namespace}` : '';
+  return `Pod ${name}${namespace}`;
 }

@@ -40,12 +40,15 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
   const { logger, metrics, limits } = options;
   const reviews = metrics.counters.sfd_injector_reviews_total;
   const duration = metrics.histograms.sfd_injector_review_duration_seconds;
+  const decisions = metrics.counters.sfd_injector_decisions_total;
   const app = createInjectorApp({
     defaults: options.defaults,
     logger,
     minBodyBytesPerSecond: limits.clientMinBodyBytesPerSecond,
-    observe: (result, seconds) => {
+    observe: (result, seconds, reason) => {
       reviews.inc({ result });
+      if (result === 'injected' || result === 'skipped' || result === 'refused')
+        decisions.inc({ decision: result, reason: reason ?? (result === 'skipped' ? 'not-asked' : 'none') });
       duration.observe(seconds);
     },
   });

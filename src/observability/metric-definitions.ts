@@ -180,6 +180,16 @@ export const METRIC_DEFINITIONS = [
   },
   {
     for: INJECTOR,
+    name: 'sfd_injector_decisions_total',
+    type: 'counter',
+    labels: ['decision', 'reason'],
+    help:
+      'Pods the injector decided on: injected (reason none), skipped (not-asked, or why the pod cannot run the ' +
+      'sidecar when only its namespace asked: windows, host-network, key-access, job-in-classic-mode, ' +
+      'pod-resources) or refused (that reason, annotation, ports or pod-shape).',
+  },
+  {
+    for: INJECTOR,
     name: 'sfd_injector_review_duration_seconds',
     type: 'histogram',
     labels: [],

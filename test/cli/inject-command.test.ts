@@ -104,10 +104,11 @@ test('a host-network DaemonSet is refused by name, with exit 1 and nothing on st
   );
 });
 
-test('a CronJob annotated classic, a Job in JSON with its own key store Secret, and a List', async (t) => {
+test('a classic CronJob is refused naming native mode; a Job in JSON with its own Secret; a List', async (t) => {
   const cron = await inject(fixture('cronjob-classic.yaml'));
-  t.is(cron.code, 0, cron.stderr);
-  checkOutput(t, cron.stdout, { 'CronJob/nightly-report': 'classic' });
+  t.is(cron.code, 1, 'a classic sidecar never exits, so the Job would never complete');
+  t.is(cron.stdout, '');
+  t.regex(cron.stderr, /error: CronJob\/nightly-report .*restartPolicy OnFailure.*sfd-sidecar\.io\/mode: native/);
   const job = await inject(fixture('job.json'));
   t.is(job.code, 0, job.stderr);
   const [jobObject] = checkOutput(t, job.stdout, { 'Job/backfill': 'native' });
@@ -174,13 +175,13 @@ test('several files at once, from standard input too; flags set the defaults', a
       'registry.local/sfd-sidecar:9',
       '--sidecar-mode',
       'classic',
-      fixture('job.json'),
+      fixture('statefulset-init-and-security.yaml'),
       '-',
     ],
-    readFileSync(fixture('cronjob-classic.yaml'), 'utf8'),
+    readFileSync(fixture('pods-and-opt-out.yaml'), 'utf8'),
   );
   t.is(run.code, 0, run.stderr);
-  const objects = checkOutput(t, run.stdout, { 'Job/backfill': 'classic', 'CronJob/nightly-report': 'classic' });
+  const objects = checkOutput(t, run.stdout, { 'StatefulSet/ledger': 'classic', 'Pod/debug': 'classic' });
   const sidecar = templateOf(objects[1]!).spec.containers[0]!;
   t.like(sidecar, { image: 'registry.local/sfd-sidecar:9' });
   t.true(JSON.stringify(sidecar.env).includes('{"name":"SFD_PROFILE","value":"reports"}'));

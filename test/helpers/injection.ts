@@ -10,6 +10,7 @@ export const DEFAULTS: InjectionOptions = Object.freeze({
   upstreamUrl: 'https://base-api.swiftfederation.com',
   signatureVersion: null,
   mode: 'native',
+  sidecarUser: 65532,
   signingPort: 8080,
   adminPort: 9090,
 });

@@ -4,7 +4,6 @@ import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ExecutionContext } from 'ava';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { readRegularFile } from '../../src/files/regular-file.js';
 import type { InjectionOptions } from '../../src/inject/injection-options.js';
@@ -29,10 +28,12 @@ export interface InjectorStack {
   ca(): string;
 }
 
-export async function startInjectorStack(
-  t: ExecutionContext,
-  defaults: InjectionOptions = DEFAULTS,
-): Promise<InjectorStack> {
+/** What registers the stack's shutdown: an ava test's context, or a script's own list. */
+export interface Teardown {
+  teardown(close: () => Promise<void>): void;
+}
+
+export async function startInjectorStack(t: Teardown, defaults: InjectionOptions = DEFAULTS): Promise<InjectorStack> {
   const made = await selfSignedCertificate('localhost');
   const tlsDir = mkdtempSync(join(tmpdir(), 'sfd-injector-tls-'));
   copyFileSync(made.certFile, join(tlsDir, 'cert.pem'));

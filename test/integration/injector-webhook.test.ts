@@ -125,7 +125,11 @@ test(
     ) as Review;
     t.true(typo.response.allowed);
     t.true(typo.response.warnings!.includes('sfd-sidecar: unknown annotation sfd-sidecar.io/profle; it is ignored'));
-    t.true(await eventually(() => stack.logs.lines().some((l) => l.event === 'pod refused')));
+    t.true(
+      await eventually(() =>
+        stack.logs.lines().some((l) => l.event === 'admission review' && l.result === 'refused' && l.level === 'warn'),
+      ),
+    );
   },
 );
 

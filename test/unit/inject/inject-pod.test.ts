@@ -6,7 +6,7 @@ import type { PodTemplate } from '../../../src/inject/pod.js';
 import { DEFAULTS, envOf, pod, sidecarOf } from '../../helpers/injection.js';
 
 function injected(template: PodTemplate, defaults = DEFAULTS) {
-  const result = injectPod(template, defaults, 'unless-disabled');
+  const result = injectPod(template, defaults, 'every-workload');
   if (result.outcome !== 'injected') throw new Error(`not injected: ${JSON.stringify(result)}`);
   return result;
 }
@@ -80,10 +80,10 @@ test('a listen-port annotation that clashes is refused rather than moved', (t) =
       { 'sfd-sidecar.io/listen-port': '7000' },
     ),
     DEFAULTS,
-    'unless-disabled',
+    'every-workload',
   );
   t.is(result.outcome, 'refused');
-  if (result.outcome === 'refused') t.regex(result.problems[0]!, /asks for 7000, which container app declares/);
+  if (result.outcome === 'refused') t.regex(result.problems[0]!, /asks for 7000, which is declared by container app/);
 });
 
 test('annotations override the defaults; bad values are named', (t) => {
@@ -117,7 +117,7 @@ test('annotations override the defaults; bad values are named', (t) => {
       },
     ),
     DEFAULTS,
-    'unless-disabled',
+    'every-workload',
   );
   t.is(bad.outcome, 'refused');
   if (bad.outcome === 'refused') {
@@ -132,16 +132,16 @@ test('annotations override the defaults; bad values are named', (t) => {
 
 test('injecting twice adds one sidecar; a pod annotated "false" is left alone; opt-in pods need "true"', (t) => {
   const once = injected(pod());
-  const twice = injectPod(once.template, DEFAULTS, 'unless-disabled');
+  const twice = injectPod(once.template, DEFAULTS, 'every-workload');
   t.is(twice.outcome, 'skipped');
-  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'false' }), DEFAULTS, 'unless-disabled').outcome, 'skipped');
-  t.is(injectPod(pod(), DEFAULTS, 'when-enabled').outcome, 'skipped');
-  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'true' }), DEFAULTS, 'when-enabled').outcome, 'injected');
-  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'yes' }), DEFAULTS, 'unless-disabled').outcome, 'refused');
+  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'false' }), DEFAULTS, 'every-workload').outcome, 'skipped');
+  t.is(injectPod(pod(), DEFAULTS, 'pod-asks').outcome, 'skipped');
+  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'true' }), DEFAULTS, 'pod-asks').outcome, 'injected');
+  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'yes' }), DEFAULTS, 'every-workload').outcome, 'refused');
 });
 
 test('a host-network pod is refused with the reason', (t) => {
-  const result = injectPod(pod({ hostNetwork: true }), DEFAULTS, 'unless-disabled');
+  const result = injectPod(pod({ hostNetwork: true }), DEFAULTS, 'every-workload');
   t.is(result.outcome, 'refused');
   if (result.outcome === 'refused') t.regex(result.problems[0]!, /host network: there 127\.0\.0\.1 is the node's/);
 });
@@ -158,7 +158,7 @@ test('unknown sfd-sidecar.io annotations are named; SFD_SIDECAR_URL already set 
 });
 
 test('without a key store Secret anywhere the pod is refused, naming both ways to give one', (t) => {
-  const result = injectPod(pod(), { ...DEFAULTS, keystoreSecret: null }, 'unless-disabled');
+  const result = injectPod(pod(), { ...DEFAULTS, keystoreSecret: null }, 'every-workload');
   t.is(result.outcome, 'refused');
   if (result.outcome === 'refused')
     t.regex(result.problems[0]!, /sfd-sidecar\.io\/keystore-secret.*--keystore-secret \(SFD_KEYSTORE_SECRET\)/);
@@ -171,7 +171,7 @@ test('the pod given is not changed', (t) => {
   t.deepEqual(template, copy);
 });
 
-test("more settings come from a ConfigMap and a Secret the pod names; the injection's own win over them", (t) => {
+test("a ConfigMap and a Secret the pod names give SFD_* settings only; the injection's own win", (t) => {
   const result = injected(
     pod(
       {},
@@ -179,12 +179,20 @@ test("more settings come from a ConfigMap and a Secret the pod names; the inject
     ),
   );
   const sidecar = sidecarOf(result.template)!;
-  t.deepEqual(sidecar.envFrom, [
-    { configMapRef: { name: 'sidecar-settings' } },
-    { secretRef: { name: 'sidecar-credentials' } },
-  ]);
-  t.true(
-    (sidecar.env ?? []).some((e) => e.name === 'SFD_LISTEN'),
-    'env, which wins over envFrom, keeps the listen address',
-  );
+  t.is(sidecar.envFrom, undefined, 'no envFrom: it would take NODE_OPTIONS, LD_PRELOAD and the like');
+  const env = sidecar.env ?? [];
+  const fromMap = env.filter((e) => e.valueFrom?.configMapKeyRef?.name === 'sidecar-settings');
+  const fromSecret = env.filter((e) => e.valueFrom?.secretKeyRef?.name === 'sidecar-credentials');
+  t.true(fromMap.some((e) => e.name === 'SFD_LOG_LEVEL' && e.valueFrom?.configMapKeyRef?.key === 'SFD_LOG_LEVEL'));
+  t.true(fromSecret.some((e) => e.name === 'SFD_UPSTREAM_PROXY'));
+  for (const entry of [...fromMap, ...fromSecret]) {
+    t.regex(entry.name, /^SFD_[A-Z0-9_]+$/);
+    t.true(entry.valueFrom?.configMapKeyRef?.optional ?? entry.valueFrom?.secretKeyRef?.optional);
+  }
+  for (const own of ['SFD_LISTEN', 'SFD_ADMIN_LISTEN', 'SFD_KEYSTORE_FILE', 'SFD_PROFILE', 'SFD_ENV_FILE'])
+    t.false(
+      [...fromMap, ...fromSecret].some((e) => e.name === own),
+      `${own} never comes from the pod's objects`,
+    );
+  t.is(envOf(sidecar).SFD_LISTEN, '127.0.0.1:8080');
 });

@@ -9,6 +9,7 @@ import type { Container, PodTemplate } from '../../../src/inject/pod.js';
 import { DEFAULTS, pod, sidecarOf } from '../../helpers/injection.js';
 
 interface PodSecurity {
+  [field: string]: unknown;
   runAsUser?: number;
   runAsGroup?: number;
   fsGroup?: number;
@@ -19,7 +20,7 @@ interface PodSecurity {
 const IMAGE_USER = { uid: 65532, gid: 65532 };
 
 function keyFile(template: PodTemplate, defaultMode: number): { uid: number; gid: number; mode: number } {
-  const fsGroup = (template.spec.securityContext as PodSecurity | undefined)?.fsGroup;
+  const fsGroup = template.spec.securityContext?.fsGroup as number | undefined;
   return { uid: 0, gid: fsGroup ?? 0, mode: fsGroup === undefined ? defaultMode : defaultMode | 0o440 };
 }
 
@@ -59,7 +60,7 @@ const POD_SECURITY: readonly PodSecurity[] = [
 for (const security of POD_SECURITY) {
   test(`the sidecar reads its key files in a pod with securityContext ${JSON.stringify(security)}`, (t) => {
     const template = pod({ securityContext: security });
-    const result = injectPod(template, DEFAULTS, 'unless-disabled');
+    const result = injectPod(template, DEFAULTS, 'every-workload');
     if (result.outcome !== 'injected') return t.fail();
     const volume = result.template.spec.volumes!.find((v) => v.name === 'sfd-sidecar-keystore')!;
     const mode = (volume.secret as { defaultMode: number }).defaultMode;
@@ -73,7 +74,7 @@ test(
     'user',
   (t) => {
     const template = pod();
-    const result = injectPod(template, DEFAULTS, 'unless-disabled');
+    const result = injectPod(template, DEFAULTS, 'every-workload');
     if (result.outcome !== 'injected') return t.fail();
     t.false(canRead(keyFile(result.template, 0o440), identity(sidecarOf(result.template)!, result.template)));
     t.true(canRead(keyFile(pod({ securityContext: { fsGroup: 2000 } }), 0o440), { uid: 65532, groups: [65532, 2000] }));

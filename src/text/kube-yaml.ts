@@ -1,0 +1,262 @@
+// Kubernetes manifests in YAML, read as kubectl reads them and written so that kubectl reads back what
+// was meant. kubectl parses YAML 1.1 (yes/on are booleans, 0644 is octal, `<<` merges) but leaves
+// timestamps and sexagesimal numbers as strings; a reader that saw `hostNetwork: yes` as a string
+// would judge a pod kubectl sends as host-network. Its parser also refuses plain scalars that YAML 1.2
+// allows (`:9090` inside a flow mapping), so every string written here is plain only when any YAML
+// 1.1 parser reads it back as the same string.
+import type { Document } from 'yaml';
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  visit,
+  type Node,
+  type ParsedNode,
+  type Scalar,
+  type ScalarTag,
+  type YAMLSeq,
+} from 'yaml';
+
+export interface YamlProblem {
+  /** The parser's code for the problem, or DUPLICATE_KEY. */
+  readonly code: string;
+  /** Character offset of the problem in the text. */
+  readonly offset: number;
+}
+
+/** `0o644`, which kubectl reads as octal and YAML 1.1 itself does not know; never chosen for new numbers. */
+const OCTAL_O: ScalarTag = {
+  identify: (value) => typeof value === 'number',
+  default: false,
+  tag: 'tag:yaml.org,2002:int',
+  format: 'OCT_O',
+  test: /^[-+]?0o[0-7_]+$/,
+  resolve: (source) => {
+    const sign = source.startsWith('-') ? -1 : 1;
+    return sign * parseInt(source.replace(/^[-+]?0o/, '').replaceAll('_', ''), 8);
+  },
+  stringify: ({ value }) => `${Number(value) < 0 ? '-' : ''}0o${Math.abs(Number(value)).toString(8)}`,
+};
+
+/**
+ * Floats as kubectl reads them: digits first (`E0`, `e5` and `.` are strings there, though YAML 1.1's
+ * own patterns take them for numbers); a float read from the text is written back as it was.
+ */
+const FLOAT: ScalarTag = {
+  identify: (value) => typeof value === 'number' && !Number.isInteger(value),
+  default: true,
+  tag: 'tag:yaml.org,2002:float',
+  format: 'KUBECTL',
+  test: /^[-+]?(?:\.[0-9_]+|[0-9][0-9_]*(?:\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?$/,
+  resolve: (source) => Number(source.replaceAll('_', '')),
+  stringify: ({ value, source }) => (typeof source === 'string' ? source : String(value)),
+};
+
+const isFiniteFloatTag = (tag: ScalarTag): boolean =>
+  tag.tag === 'tag:yaml.org,2002:float' && !String(tag.test).includes('inf');
+
+const KUBECTL_TAGS = (tags: unknown[]): unknown[] => [
+  ...tags.filter((tag) => {
+    const scalar = tag as ScalarTag;
+    return scalar.tag !== 'tag:yaml.org,2002:timestamp' && scalar.format !== 'TIME' && !isFiniteFloatTag(scalar);
+  }),
+  FLOAT,
+  OCTAL_O,
+];
+
+const OPTIONS = {
+  version: '1.1' as const,
+  customTags: KUBECTL_TAGS as never,
+  logLevel: 'silent' as const,
+  prettyErrors: false,
+  uniqueKeys: false,
+  // Every later document of a stream is found by its offset; the text of untouched ones is kept.
+  keepSourceTokens: false,
+};
+
+/** Strings every YAML 1.1 parser reads back as themselves when written plain (types aside). */
+const SAFE_PLAIN = /^[A-Za-z0-9_/][A-Za-z0-9_./=+@-]*$/;
+
+/** A stream of YAML documents that can be changed one by one and written back. */
+export interface YamlStream {
+  readonly documents: readonly StreamDocument[];
+  /** The text again: documents left alone exactly as they came, changed ones rewritten. */
+  toString(): string;
+}
+
+export interface StreamDocument {
+  /** The document's value as kubectl reads it; undefined when it has a problem or was not read. */
+  readonly value: unknown;
+  readonly problem: YamlProblem | null;
+  /**
+   * Whether the document must be written whole when changed: anchors and merge keys (an edit through
+   * them would reach every use), or a repeated key (kubectl keeps the last; an edit could land on the
+   * first).
+   */
+  readonly shared: boolean;
+  /** Sets the value at a path (keys and indexes); the rest keeps its text and comments. */
+  set(path: readonly (string | number)[], value: unknown): void;
+  /** Inserts a value into the sequence at the path's parent, before the index. */
+  insert(path: readonly (string | number)[], value: unknown): void;
+  /** Removes the value at a path. */
+  remove(path: readonly (string | number)[]): void;
+  /** Replaces the whole document by a value (comments are lost). */
+  replace(value: unknown): void;
+}
+
+/**
+ * The stream's documents. Only those for which `worthReading` says yes are parsed; the others are
+ * kept as text, so a stream of large ConfigMaps costs no more than finding its document markers.
+ */
+export function readKubeYamlStream(text: string, worthReading: (document: string) => boolean = () => true): YamlStream {
+  const chunks = documentChunks(text);
+  const changed = new Map<number, Document.Parsed>();
+  const views = chunks.map((chunk, index): StreamDocument => {
+    const source = text.slice(chunk.start, chunk.end);
+    const parsed = worthReading(source) ? parseOne(source) : null;
+    if (parsed === null || 'problem' in parsed) {
+      const problem =
+        parsed && 'problem' in parsed ? { ...parsed.problem, offset: chunk.start + parsed.problem.offset } : null;
+      return { value: undefined, problem, shared: false, set: unread, insert: unread, remove: unread, replace: unread };
+    }
+    const document = parsed.document;
+    const mark = (): void => void changed.set(index, document);
+    return {
+      value: document.toJS({ maxAliasCount: 100 }) as unknown,
+      problem: null,
+      shared: usesAnchors(document) || duplicateKey(document),
+      set(path, value) {
+        document.setIn(path, plainSafe(document.createNode(value)));
+        mark();
+      },
+      insert(path, value) {
+        const sequence = document.getIn(path.slice(0, -1), true) as YAMLSeq;
+        const at = Number(path.at(-1));
+        // A comment above a block list belongs to its first entry, which stays the entry it labels.
+        const first = sequence.items[0] as Node | undefined;
+        if (at === 0 && first && sequence.commentBefore && !sequence.flow) {
+          first.commentBefore = [sequence.commentBefore, first.commentBefore].filter(Boolean).join('\n');
+          sequence.commentBefore = undefined;
+        }
+        sequence.items.splice(at, 0, plainSafe(document.createNode(value)));
+        mark();
+      },
+      remove(path) {
+        document.deleteIn(path);
+        mark();
+      },
+      replace(value) {
+        document.contents = plainSafe(document.createNode(value)) as ParsedNode;
+        mark();
+      },
+    };
+  });
+  return {
+    documents: views,
+    toString() {
+      if (changed.size === 0) return text;
+      return chunks
+        .map((chunk, index) => {
+          const document = changed.get(index);
+          if (!document) return text.slice(chunk.start, chunk.end);
+          const written = document.toString({ lineWidth: 0 });
+          // The next document must start on a line of its own.
+          return index < chunks.length - 1 && !written.endsWith('\n') ? `${written}\n` : written;
+        })
+        .join('');
+    },
+  };
+}
+
+const unread = (): never => {
+  throw new Error('a document that was not read cannot be changed');
+};
+
+/** One document's text parsed, or its first problem (offset within the text). */
+function parseOne(source: string): { document: Document.Parsed } | { problem: YamlProblem } {
+  const documents = parseAllDocuments(source, OPTIONS) as unknown as Document.Parsed[] | { errors: unknown[] };
+  if (!Array.isArray(documents)) return { problem: { code: 'MULTIPLE_DOCS', offset: 0 } };
+  const [document, extra] = documents;
+  if (!document) return { problem: { code: 'BAD_DIRECTIVE', offset: 0 } };
+  const error = document.errors[0] ?? document.warnings[0] ?? extra?.errors[0];
+  if (error) return { problem: { code: error.code, offset: error.pos[0] } };
+  if (extra) return { problem: { code: 'MULTIPLE_DOCS', offset: extra.range[0] } };
+  return { document };
+}
+
+/**
+ * Where each document of the stream starts and ends: at each `---` that opens a line, which YAML
+ * forbids anywhere else at the start of a line. A part holding only comments, blank lines or
+ * directives belongs to the document after it.
+ */
+function documentChunks(text: string): { start: number; end: number }[] {
+  const starts = [0];
+  for (const match of text.matchAll(/^---(?=[ \t\r\n]|$)/gm)) if (match.index > 0) starts.push(match.index);
+  const chunks = starts.map((start, index) => ({ start, end: starts[index + 1] ?? text.length }));
+  const merged: { start: number; end: number }[] = [];
+  let pending: number | null = null;
+  for (const chunk of chunks) {
+    const start: number = pending ?? chunk.start;
+    const body = text.slice(chunk.start, chunk.end).replace(/^---/, '');
+    if (/^(\s|#.*|%.*)*$/.test(body) && chunk !== chunks.at(-1)) {
+      pending = start;
+      continue;
+    }
+    merged.push({ start, end: chunk.end });
+    pending = null;
+  }
+  return merged;
+}
+
+/** Whether a mapping repeats a key (kubectl keeps the last), found in linear time. */
+function duplicateKey(document: Document.Parsed): boolean {
+  let found = false;
+  visit(document, {
+    Map(_, map) {
+      const seen = new Set<unknown>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? pair.key.value : pair.key;
+        if (seen.has(key)) {
+          found = true;
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function usesAnchors(document: Document.Parsed): boolean {
+  let found = false;
+  visit(document, {
+    Node(_, node) {
+      if (isAlias(node) || (isScalar(node) && node.anchor) || ((isMap(node) || isSeq(node)) && node.anchor)) {
+        found = true;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+    Pair(_, pair) {
+      if (isScalar(pair.key) && pair.key.value === '<<') {
+        found = true;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+/** Quotes every string of a new node that a YAML 1.1 parser could read otherwise when plain. */
+function plainSafe<T>(node: T): T {
+  visit(node as Node, {
+    Scalar(_, scalar: Scalar) {
+      if (typeof scalar.value === 'string' && !SAFE_PLAIN.test(scalar.value)) scalar.type = 'QUOTE_DOUBLE';
+    },
+  });
+  return node;
+}
