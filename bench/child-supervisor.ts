@@ -1,7 +1,9 @@
 // The servers a bench or soak run starts (upstream, emulator, proxies): each gets a name, an exit
 // before the run stops them is reported as "NAME exited (CAUSE)", and all are stopped together.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { selfSignedCertificate } from '../test/helpers/tls-server.js';
 import { DEMO_ACCESS_KEY_ID, DEMO_ACCESS_KEY_SECRET } from '../src/emulator/seed-data.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
@@ -68,4 +70,32 @@ export async function startShippedSidecarChild(
   );
   await waitForPort(listen.signingPort);
   return sidecar;
+}
+
+/** Starts the injector as the image runs it, with a self-signed certificate; resolves once it listens. */
+export async function startShippedInjectorChild(
+  children: ChildSupervisor,
+  root: string,
+): Promise<{ child: ChildProcess; port: number; ca: Buffer }> {
+  const { certFile, keyFile } = await selfSignedCertificate('localhost');
+  const [port, adminPort] = [await freePort(), await freePort()];
+  const shipped = shippedSidecarLaunch(root);
+  const child = children.watch(
+    'the injector',
+    spawn(process.execPath, [...shipped.args.slice(0, -1), 'injector'], {
+      stdio: 'ignore',
+      env: {
+        PATH: process.env.PATH,
+        ...shipped.env,
+        SFD_INJECTOR_LISTEN: `127.0.0.1:${port}`,
+        SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
+        SFD_TLS_CERT_FILE: certFile,
+        SFD_TLS_KEY_FILE: keyFile,
+        SFD_KEYSTORE_SECRET: 'sfd-keys',
+        SFD_LOG_LEVEL: 'warn',
+      },
+    }),
+  );
+  await waitForPort(port);
+  return { child, port, ca: readFileSync(certFile) };
 }

@@ -2,15 +2,11 @@
 // the image's Node options) answering AdmissionReviews of a Pod that asks for the sidecar, C at once
 // over kept-alive HTTPS connections. Prints one line (reviews/s, latency percentiles, the injector's
 // RSS) and writes it to bench/results/injector-reviews-*.json. Not part of `npm test`.
-import { spawn } from 'node:child_process';
 import https from 'node:https';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { selfSignedCertificate } from '../test/helpers/tls-server.js';
-import { superviseChildren } from './child-supervisor.js';
-import { freePort, waitForPort } from './net-utils.js';
-import { shippedSidecarLaunch } from './shipped-node-options.js';
+import { startShippedInjectorChild, superviseChildren } from './child-supervisor.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const argument = (name: string, fallback: number): number => {
@@ -52,32 +48,11 @@ async function main(): Promise<void> {
     process.exit(1);
   });
   process.on('exit', () => children.stopAll('SIGKILL'));
-  const { certFile, keyFile } = await selfSignedCertificate('localhost');
-  const [port, adminPort] = [await freePort(), await freePort()];
-  const shipped = shippedSidecarLaunch(ROOT);
-  const args = [...shipped.args.slice(0, -1), 'injector'];
-  const injector = children.watch(
-    'the injector',
-    spawn(process.execPath, args, {
-      stdio: 'ignore',
-      env: {
-        PATH: process.env.PATH,
-        ...shipped.env,
-        SFD_INJECTOR_LISTEN: `127.0.0.1:${port}`,
-        SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
-        SFD_TLS_CERT_FILE: certFile,
-        SFD_TLS_KEY_FILE: keyFile,
-        SFD_KEYSTORE_SECRET: 'sfd-keys',
-        SFD_REQUEST_LOG: 'off',
-        SFD_LOG_LEVEL: 'warn',
-      },
-    }),
-  );
-  await waitForPort(port);
+  const { child: injector, port, ca } = await startShippedInjectorChild(children, ROOT);
   const agent = new https.Agent({
     keepAlive: true,
     maxSockets: concurrency,
-    ca: readFileSync(certFile),
+    ca,
     servername: 'localhost',
   });
   const post = (body: string): Promise<number> =>

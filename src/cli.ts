@@ -85,6 +85,12 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
         return {
           exitCode: await (await import('./cli/inject-command.js')).injectCommand(line.positionals, settings, deps),
         };
+      case 'uninject':
+        return { exitCode: await (await import('./cli/uninject-command.js')).uninjectCommand(line.positionals, deps) };
+      case 'audit':
+        return {
+          exitCode: await (await import('./cli/audit-command.js')).auditCommand(line.positionals, line.options, deps),
+        };
       case 'injector':
         return { service: await (await import('./cli/injector-command.js')).injectorCommand(settings, deps) };
     }

@@ -17,7 +17,7 @@ import { observeConnections } from './server/connection-observer.js';
 import { createProxyObserver } from './observability/proxy-observer.js';
 import { createProxyApp, SIGNING_LISTENER_METHODS, signingBypass } from './proxy/create-proxy-app.js';
 import { createForwarderPool, type ForwarderPool } from './proxy/forwarder-pool.js';
-import { createBodyBudget } from './proxy/body-budget.js';
+import { createBodyBudget } from './http/body-budget.js';
 import { createProxyHandler } from './proxy/handle-proxy-request.js';
 import { createRequestSigner } from './proxy/request-signer.js';
 import { errorAnswer, sendErrorAnswer } from './http/error-answer.js';

@@ -2,12 +2,22 @@
 // The values that are sidecar settings take their pattern or allowed values from the code that checks
 // those settings, so the chart refuses what the sidecar would refuse.
 import { INJECTION_MODES } from '../src/inject/injection-options.js';
-import { LOG_LEVELS } from '../src/config/settings.js';
+import { IMAGE_PULL_POLICIES, LOG_LEVELS } from '../src/config/settings.js';
 import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
 import { SIGNATURE_VERSIONS } from '../src/signing/types.js';
 import { SETTINGS } from '../src/config/settings.js';
 
 type Schema = Record<string, unknown>;
+
+/** A Kubernetes quantity, written as a string or a number. */
+const QUANTITY = '[0-9]+(\\.[0-9]+)?(m|k|M|G|T|Ki|Mi|Gi|Ti)?';
+const quantityValue = (description: string): Schema => ({
+  description,
+  anyOf: [
+    { type: 'string', pattern: `^${QUANTITY}$` },
+    { type: 'number', exclusiveMinimum: 0 },
+  ],
+});
 
 const object = (description: string, properties: Record<string, Schema>, extra: Schema = {}): Schema => ({
   type: 'object',
@@ -45,7 +55,7 @@ export function chartValuesSchema(): Schema {
       global: { type: 'object', description: 'Values shared with parent charts (unused).' },
       nameOverride: string('Overrides the chart name in resource names.'),
       fullnameOverride: string('Overrides the full resource name prefix.'),
-      image: object('The sfd-sidecar image: the injector runs it, and it is the image added to pods.', {
+      image: object("The injector's image (sfd-sidecar's own).", {
         repository: string('Image repository.', { minLength: 1 }),
         tag: string("Image tag; the chart's appVersion when empty."),
         pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'], description: 'Image pull policy.' },
@@ -56,7 +66,35 @@ export function chartValuesSchema(): Schema {
         items: { type: 'object', properties: { name: string('Secret name.') }, required: ['name'] },
       },
       sidecar: object("What the injector adds to a pod unless the pod's sfd-sidecar.io/ annotations say otherwise.", {
+        image: object("The image of the sidecar added to pods, apart from the injector's.", {
+          repository: string('Image repository.', { minLength: 1 }),
+          tag: string("Image tag; the chart's appVersion when empty."),
+          digest: string('Image digest; when set, it is used instead of the tag.', {
+            pattern: '^(sha256:[a-f0-9]{64})?$',
+          }),
+          pullPolicy: { enum: [...IMAGE_PULL_POLICIES], description: SETTINGS.imagePullPolicy.description },
+        }),
         mode: { enum: [...INJECTION_MODES], description: SETTINGS.sidecarMode.description },
+        resources: object(
+          "The sidecar's requests and limits; a pod's annotations win.",
+          {
+            requests: object('Requests.', {
+              cpu: quantityValue(SETTINGS.sidecarCpuRequest.description),
+              memory: quantityValue(SETTINGS.sidecarMemoryRequest.description),
+            }),
+            limits: object('Limits.', {
+              cpu: {
+                description: SETTINGS.sidecarCpuLimit.description,
+                anyOf: [
+                  { type: 'string', pattern: `^(${QUANTITY})?$` },
+                  { type: 'number', exclusiveMinimum: 0 },
+                ],
+              },
+              memory: quantityValue(SETTINGS.sidecarMemoryLimit.description),
+            }),
+          },
+          { required: ['requests', 'limits'] },
+        ),
         user: {
           description: SETTINGS.sidecarUser.description,
           anyOf: [{ type: 'integer', minimum: 1, maximum: 2147483647 }, { const: 'platform' }],
@@ -68,6 +106,21 @@ export function chartValuesSchema(): Schema {
           description: `${SETTINGS.signatureVersion.description}; empty for the sidecar's default`,
           enum: ['', ...SIGNATURE_VERSIONS, ...SIGNATURE_VERSIONS.map(Number)],
         },
+      }),
+      serviceAccount: object("The injector's ServiceAccount.", {
+        create: { type: 'boolean', description: 'Create it.' },
+        name: string('Its name; the release full name when empty.'),
+        annotations: { type: 'object', description: 'Its annotations.', additionalProperties: { type: 'string' } },
+      }),
+      topologySpreadConstraints: {
+        type: 'array',
+        description: "How the injector's replicas spread; empty: across nodes.",
+        items: { type: 'object' },
+      },
+      networkPolicy: object('A NetworkPolicy for the injector.', {
+        enabled: { type: 'boolean', description: 'Create it.' },
+        webhookFrom: { type: 'array', description: 'Who may reach the webhook port.', items: { type: 'object' } },
+        metricsFrom: { type: 'array', description: 'Who may reach the metrics port.', items: { type: 'object' } },
       }),
       keystore: object(
         'The key store Secret every injected sidecar mounts.',

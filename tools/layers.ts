@@ -12,7 +12,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   files: [],
   // The protocol: pure functions of a request and a key.
   signing: ['text'],
-  config: ['files', 'signing', 'text', 'errors.ts'],
+  config: ['files', 'signing', 'text', 'errors.ts', 'version.ts'],
   observability: ['config', 'errors.ts', 'text', 'version.ts'],
   // Plumbing every listener shares.
   http: ['config', 'errors.ts', 'text'],

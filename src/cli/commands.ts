@@ -110,6 +110,22 @@ export const COMMANDS: readonly CommandDefinition[] = [
     positionals: true,
   },
   {
+    name: 'uninject',
+    summary: 'print Kubernetes manifests with what inject added taken out again',
+    usage: 'FILE|- ...   (- reads standard input)',
+    options: [],
+    positionals: true,
+  },
+  {
+    name: 'audit',
+    summary:
+      'read pods as kubectl get namespaces,pods -A -o json prints them: who asked for the sidecar and runs ' +
+      'without it, who asks only by annotation, whose sidecar is not the given version',
+    usage: '[--version V] FILE|-',
+    options: [{ name: 'version', value: 'V', description: 'report the pods whose sidecar is not this version' }, json],
+    positionals: true,
+  },
+  {
     name: 'injector',
     summary: 'serve the admission webhook that adds the sidecar to the pods that ask for it',
     usage: '[settings]',

@@ -1,6 +1,8 @@
 // `sfd-sidecar injector`: serves the mutating admission webhook that adds the sidecar to pods, with
 // the injection defaults of the settings (the same as `inject`), until SIGTERM.
 import { readLimits } from '../config/limits-config.js';
+
+const INJECTOR_BUFFERED_BYTES = 8 * 1024 * 1024;
 import { SETTINGS } from '../config/settings.js';
 import { ConfigError } from '../config/config-error.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
@@ -21,7 +23,9 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
   const listen = r.value('injectorListen');
   const adminListen = r.value('adminListen');
   const logLevel = r.value('logLevel');
-  const limits = readLimits(r, SETTINGS.maxBodyBytes.default);
+  const read = readLimits(r, SETTINGS.maxBodyBytes.default);
+  // Two of the largest reviews with their answers: what the chart's 128Mi leaves after the process itself.
+  const limits = r.isSet('maxBufferedBodyBytes') ? read : { ...read, maxBufferedBodyBytes: INJECTOR_BUFFERED_BYTES };
   const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
   const certFile = r.raw('tlsCertFile')?.trim();
   const keyFile = r.raw('tlsKeyFile')?.trim();

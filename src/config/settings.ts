@@ -19,6 +19,9 @@ import {
   type UpstreamTarget,
 } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
+import { IMAGE_REPOSITORY } from '../version.js';
+import { parseResourceQuantity } from './quantity-parsers.js';
+import { parseQuantity } from './quantity.js';
 
 export const COMMAND_NAMES = [
   'serve',
@@ -29,6 +32,8 @@ export const COMMAND_NAMES = [
   'doctor',
   'wait-ready',
   'inject',
+  'uninject',
+  'audit',
   'injector',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -41,6 +46,8 @@ export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number];
 /** native: an init container with restartPolicy Always; classic: the first container with a postStart wait. */
 export const INJECTION_MODES = ['native', 'classic'] as const;
 export type InjectionMode = (typeof INJECTION_MODES)[number];
+export const IMAGE_PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
+export type ImagePullPolicy = (typeof IMAGE_PULL_POLICIES)[number];
 /** The sidecar's user id, or `platform` to leave it to the platform's policy. */
 export type SidecarUser = number | 'platform';
 
@@ -80,6 +87,16 @@ const integer = (min: number, max: number) => ({
   allowed: `a whole number from ${min} to ${max}`,
 });
 const oneOf = <T extends string>(values: readonly T[]) => ({ parse: parseOneOf(values), allowed: values.join(', ') });
+/** A Kubernetes resource quantity, as text (what the pod spec takes). */
+const quantity = (allowed: string, resource: 'cpu' | 'memory', mayBeEmpty = false, minBytes = 0) => ({
+  parse: (raw: string): Parsed<string> => {
+    const text = raw.trim();
+    if (text === '' && mayBeEmpty) return ok('');
+    const parsed = parseResourceQuantity(resource)(text);
+    return parsed.ok && (parseQuantity(parsed.value) ?? 0) < minBytes ? { ok: false, allowed } : parsed;
+  },
+  allowed,
+});
 const listen = { parse: parseListen, allowed: 'HOST:PORT, [IPv6]:PORT, or :PORT for every address' };
 const MiB = 1024 * 1024;
 
@@ -311,12 +328,12 @@ export const SETTINGS = define({
   maxBufferedBodyBytes: {
     env: 'SFD_MAX_BUFFERED_BODY_BYTES',
     description:
-      'most request-body bytes the signing listener holds at once, counted as they arrive; a body that does ' +
-      'not fit gets 503 Sidecar.BodyBufferFull (before it is sent when its length cannot fit); at least ' +
-      'SFD_MAX_BODY_BYTES',
+      'most request-body bytes the signing listener holds at once, counted as they arrive (the injector: ' +
+      'review bodies and the answers its callers have not read yet); what does not fit gets 503 ' +
+      'Sidecar.BodyBufferFull (before it is sent when its length cannot fit); at least SFD_MAX_BODY_BYTES',
     ...integer(1, 64 * 1024 * MiB),
-    defaultText: '16777216, or SFD_MAX_BODY_BYTES when that is larger',
-    commands: SERVE,
+    defaultText: '16777216, or SFD_MAX_BODY_BYTES when that is larger (injector: 8388608)',
+    commands: ['serve', 'injector'],
   } satisfies SettingDefinition<number>,
   maxHeaderBytes: {
     env: 'SFD_MAX_HEADER_BYTES',
@@ -469,7 +486,7 @@ export const SETTINGS = define({
     env: 'SFD_IMAGE',
     description: 'the sidecar image added to pods',
     ...text('an image reference'),
-    defaultText: "ghcr.io/example/sfd-sidecar:VERSION (this build's version)",
+    defaultText: `${IMAGE_REPOSITORY}:VERSION (this build's version)`,
     commands: INJECT,
   } satisfies SettingDefinition<string>,
   keystoreSecret: {
@@ -497,6 +514,43 @@ export const SETTINGS = define({
     default: 'native',
     commands: INJECT,
   } satisfies SettingDefinition<InjectionMode>,
+  imagePullPolicy: {
+    env: 'SFD_IMAGE_PULL_POLICY',
+    description: 'when the kubelet pulls the sidecar image: Always, IfNotPresent or Never',
+    ...oneOf(IMAGE_PULL_POLICIES),
+    default: 'IfNotPresent',
+    commands: INJECT,
+  } satisfies SettingDefinition<ImagePullPolicy>,
+  sidecarCpuRequest: {
+    env: 'SFD_SIDECAR_CPU_REQUEST',
+    description: "the sidecar's CPU request; a pod's sfd-sidecar.io/cpu-request annotation wins",
+    ...quantity('a CPU quantity (50m, 0.1, 1)', 'cpu'),
+    default: '50m',
+    commands: INJECT,
+  } satisfies SettingDefinition<string>,
+  sidecarMemoryRequest: {
+    env: 'SFD_SIDECAR_MEMORY_REQUEST',
+    description: "the sidecar's memory request; a pod's sfd-sidecar.io/memory-request annotation wins",
+    ...quantity('a memory quantity (96Mi, 128Mi, 1Gi)', 'memory'),
+    default: '96Mi',
+    commands: INJECT,
+  } satisfies SettingDefinition<string>,
+  sidecarCpuLimit: {
+    env: 'SFD_SIDECAR_CPU_LIMIT',
+    description: "the sidecar's CPU limit, none when empty; a pod's sfd-sidecar.io/cpu-limit annotation wins",
+    ...quantity('a CPU quantity, or empty for none', 'cpu', true),
+    default: '',
+    commands: INJECT,
+  } satisfies SettingDefinition<string>,
+  sidecarMemoryLimit: {
+    env: 'SFD_SIDECAR_MEMORY_LIMIT',
+    description:
+      "the sidecar's memory limit, at least what its heap cap and runtime need (192Mi); a pod's " +
+      'sfd-sidecar.io/memory-limit annotation wins',
+    ...quantity('a memory quantity of at least 192Mi', 'memory', false, 192 * MiB),
+    default: '192Mi',
+    commands: INJECT,
+  } satisfies SettingDefinition<string>,
   sidecarUser: {
     env: 'SFD_SIDECAR_USER',
     description:

@@ -18,6 +18,11 @@ export const ANNOTATIONS = {
   mode: `${PREFIX}mode`,
   /** The sidecar's user id, or `platform` to leave it (and the group) to the platform. */
   sidecarUser: `${PREFIX}sidecar-user`,
+  /** The sidecar's resources: Kubernetes quantities. */
+  cpuRequest: `${PREFIX}cpu-request`,
+  memoryRequest: `${PREFIX}memory-request`,
+  cpuLimit: `${PREFIX}cpu-limit`,
+  memoryLimit: `${PREFIX}memory-limit`,
   /** A ConfigMap in the pod's namespace whose entries are more SFD_* settings of the sidecar. */
   envConfigMap: `${PREFIX}env-config-map`,
   /** A Secret in the pod's namespace whose entries are more SFD_* settings (credentials, tokens). */
@@ -26,7 +31,15 @@ export const ANNOTATIONS = {
   status: `${PREFIX}status`,
   /** Written: the ports the sidecar listens on, `signing=P,admin=Q`. */
   ports: `${PREFIX}ports`,
+  /** Written: the sidecar's version, as `sfd-sidecar --version` prints it (the upgrade report reads it). */
+  version: `${PREFIX}version`,
 } as const;
+
+/**
+ * The label a pod asks with ("true") or opts out with ("false"): unlike an annotation, the webhook's
+ * objectSelector can see it, so a pod that did not ask never reaches the webhook.
+ */
+export const INJECT_LABEL = `${PREFIX}inject`;
 
 /** The label an injected pod carries: what a PodMonitor selects. */
 export const INJECTED_LABEL = `${PREFIX}injected`;

@@ -9,7 +9,8 @@ import { readKubeYamlStream, type StreamDocument } from '../text/kube-yaml.js';
 import { describeYamlCode, where } from '../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from './inject-pod.js';
 import type { InjectionOptions } from './injection-options.js';
-import { patchBetween } from './json-patch.js';
+import { patchBetween, sameValue } from './json-patch.js';
+import { uninjectPod } from './uninject-pod.js';
 import type { PodTemplate, StringMap } from './pod.js';
 import { describeObject, podTemplatePath, templateLikePath, valueAt, type KubeObject } from './pod-templates.js';
 
@@ -36,11 +37,30 @@ interface DocumentChange {
 }
 type Edit = { readonly op: 'set' | 'insert' | 'remove'; readonly path: readonly Key[]; readonly value?: unknown };
 
+/** What is done to each pod template: the injection, or taking the sidecar out again. */
+export type PodEdit = (template: PodTemplate, inherited: Readonly<StringMap>) => PodInjection;
+
 export function injectManifestText(text: string, source: string, defaults: InjectionOptions): InjectedText {
-  return /^\s*[[{]/.test(text) ? injectJson(text, source, defaults) : injectYaml(text, source, defaults);
+  return editManifestText(text, source, (template, inherited) =>
+    injectPod(template, defaults, 'every-workload', inherited),
+  );
 }
 
-function injectYaml(text: string, source: string, defaults: InjectionOptions): InjectedText {
+/** The manifests without the sidecar: an `injected` outcome here means the sidecar was taken out. */
+export function uninjectManifestText(text: string, source: string): InjectedText {
+  return editManifestText(text, source, (template) => {
+    const bare = uninjectPod(template);
+    return sameValue(bare, template)
+      ? { outcome: 'skipped', reason: 'it has no sidecar', unknownAnnotations: [] }
+      : { outcome: 'injected', template: bare, notes: [], unknownAnnotations: [] };
+  });
+}
+
+function editManifestText(text: string, source: string, edit: PodEdit): InjectedText {
+  return /^\s*[[{]/.test(text) ? injectJson(text, source, edit) : injectYaml(text, source, edit);
+}
+
+function injectYaml(text: string, source: string, edit: PodEdit): InjectedText {
   // A document that never says `containers` has no pod template: it is kept as text, never parsed.
   const stream = readKubeYamlStream(text, (document) => document.includes('containers'));
   const outcomes: WorkloadOutcome[] = [];
@@ -52,13 +72,13 @@ function injectYaml(text: string, source: string, defaults: InjectionOptions): I
       return void problems.push(`${at}: not valid YAML${where(text, document.problem.offset)}: ${what}`);
     }
     if (document.value === undefined) return;
-    const change = injectDocument(document.value, at, defaults, outcomes);
+    const change = injectDocument(document.value, at, edit, outcomes);
     if (change) applyToYaml(document, change);
   });
   return { documents: [stream.toString()], format: 'yaml', outcomes, problems };
 }
 
-function injectJson(text: string, source: string, defaults: InjectionOptions): InjectedText {
+function injectJson(text: string, source: string, edit: PodEdit): InjectedText {
   const stream = readJsonStream(text);
   if (!stream.ok)
     return {
@@ -70,7 +90,7 @@ function injectJson(text: string, source: string, defaults: InjectionOptions): I
   const outcomes: WorkloadOutcome[] = [];
   const documents = stream.values.map((span, index) => {
     const at = stream.values.length > 1 ? `${source}, object ${index + 1}` : source;
-    const change = injectDocument(span.value, at, defaults, outcomes);
+    const change = injectDocument(span.value, at, edit, outcomes);
     const written = change ? JSON.stringify(change.value, null, 2) : text.slice(span.start, span.end);
     // What stood between the values (white space) stays with the value before it.
     const next = stream.values[index + 1]?.start ?? text.length;
@@ -80,13 +100,8 @@ function injectJson(text: string, source: string, defaults: InjectionOptions): I
 }
 
 /** The change for one document: its own pod template, or those of a list's items; null when none. */
-function injectDocument(
-  value: unknown,
-  at: string,
-  defaults: InjectionOptions,
-  outcomes: WorkloadOutcome[],
-): DocumentChange | null {
-  const edits = injectObject(value, at, defaults, outcomes);
+function injectDocument(value: unknown, at: string, edit: PodEdit, outcomes: WorkloadOutcome[]): DocumentChange | null {
+  const edits = injectObject(value, at, edit, outcomes);
   if (edits.length === 0) return null;
   // Not structuredClone: an alias is the same object as its anchor in the value, and must not stay so.
   const copy = JSON.parse(JSON.stringify(value)) as unknown;
@@ -94,12 +109,12 @@ function injectDocument(
   return { value: copy, edits };
 }
 
-function injectObject(value: unknown, at: string, defaults: InjectionOptions, outcomes: WorkloadOutcome[]): Edit[] {
+function injectObject(value: unknown, at: string, edit: PodEdit, outcomes: WorkloadOutcome[]): Edit[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   const object = value as KubeObject;
   if (typeof object.kind === 'string' && object.kind.endsWith('List') && Array.isArray(object.items)) {
     return object.items.flatMap((item, index) =>
-      injectObject(item, at, defaults, outcomes).map((edit) => ({ ...edit, path: ['items', index, ...edit.path] })),
+      injectObject(item, at, edit, outcomes).map((change) => ({ ...change, path: ['items', index, ...change.path] })),
     );
   }
   const path = podTemplatePath(object);
@@ -134,7 +149,7 @@ function injectObject(value: unknown, at: string, defaults: InjectionOptions, ou
   }
   // A Pod's own annotations are its template's; a workload's are inherited by its template.
   const inherited = path.length > 0 ? stringMap(object.metadata?.annotations) : {};
-  const injection = injectPod(template, defaults, 'every-workload', inherited);
+  const injection = edit(template, inherited);
   outcomes.push({ workload, injection });
   if (injection.outcome !== 'injected') return [];
   // Only what the injection changed is written: every other field keeps its text and comments.

@@ -6,7 +6,8 @@
 // container to reach the keys, a Job that would never end, a pod budget the sidecar does not fit) is
 // refused when it asked for the sidecar itself, and skipped with a warning when only its namespace
 // asked: a namespace's label never blocks an unrelated pod.
-import { ANNOTATIONS, INJECTED_LABEL, unknownAnnotations } from './annotations.js';
+import { VERSION } from '../version.js';
+import { ANNOTATIONS, INJECTED_LABEL, INJECT_LABEL, unknownAnnotations } from './annotations.js';
 import { choosePorts } from './choose-ports.js';
 import { optionsForPod, type InjectionOptions, type PodOptions } from './injection-options.js';
 import { keyIsolationProblems } from './key-isolation.js';
@@ -17,12 +18,15 @@ import {
   ADMIN_PORT_NAME,
   KEYSTORE_VOLUME,
   SIDECAR_NAME,
-  SIDECAR_RESOURCES,
+  sidecarResources,
+  SIDECAR_URL_ENV,
   keystoreVolume,
   shutdownNeedsSeconds,
   sidecarContainer,
 } from './sidecar-container.js';
+import { uninjectPod } from './uninject-pod.js';
 import { windowsOnly } from './windows-pod.js';
+import { sameValue } from './json-patch.js';
 
 /**
  * Who asked for the sidecar: `inject` over every workload it is given (unless annotated "false"), a
@@ -63,8 +67,7 @@ export type PodInjection =
       readonly unknownAnnotations: readonly string[];
     };
 
-/** The environment variable application containers find the sidecar by. */
-export const SIDECAR_URL_ENV = 'SFD_SIDECAR_URL';
+export { SIDECAR_URL_ENV } from './sidecar-container.js';
 
 /**
  * @param inherited annotations of the workload around the template (the template's own win)
@@ -87,18 +90,27 @@ export function injectPod(
     unknownAnnotations: unknown,
   });
 
-  const flag = annotations[ANNOTATIONS.inject];
-  if (flag === 'false') return skip(`annotated ${ANNOTATIONS.inject}: "false"`);
+  // The label (what the webhook's selectors see) wins over the annotation (what `inject` also reads).
+  const label = template.metadata?.labels?.[INJECT_LABEL];
+  const flag = label ?? annotations[ANNOTATIONS.inject];
+  const carrier = label === undefined ? 'annotation' : 'label';
+  if (flag === 'false') return skip(`${carrier} ${INJECT_LABEL}: "false"`);
   if (flag !== undefined && flag !== 'true')
-    return refuse(
-      'annotation',
-      `annotation ${ANNOTATIONS.inject}: must be "true" or "false" (got ${JSON.stringify(flag)})`,
-    );
-  if (flag === undefined && optIn === 'pod-asks') return skip(`not annotated ${ANNOTATIONS.inject}: "true"`);
+    return refuse('annotation', `${carrier} ${INJECT_LABEL}: must be "true" or "false" (got ${JSON.stringify(flag)})`);
+  if (flag === undefined && optIn === 'pod-asks') return skip(`not labelled ${INJECT_LABEL}: "true"`);
   const spec = template.spec;
   const containers = [...(spec.initContainers ?? []), ...spec.containers];
-  if (annotations[ANNOTATIONS.status] === 'injected' || containers.some((c) => c.name === SIDECAR_NAME))
-    return skip('the sidecar is already in the pod');
+  if (annotations[ANNOTATIONS.status] === 'injected' || containers.some((c) => c.name === SIDECAR_NAME)) {
+    // The webhook leaves an injected pod alone (an offline injection wins); `inject` brings it to what
+    // it is asked for now: the injection of the pod without its sidecar.
+    if (optIn !== 'every-workload') return skip('the sidecar is already in the pod');
+    const again = injectPod(uninjectPod(template), defaults, optIn, inherited);
+    if (again.outcome === 'injected' && sameValue(again.template, template))
+      return skip('the sidecar is already in the pod, as asked');
+    return again.outcome === 'injected'
+      ? { ...again, notes: [...again.notes, 'the sidecar it had is replaced by the one asked for now'] }
+      : again;
+  }
   // Only its namespace asked: a pod that cannot take the sidecar is left as it is, with a warning.
   const askedItself = flag === 'true' || optIn === 'every-workload';
   const unsafe = (reason: NotInjectedReason, ...problems: string[]): PodInjection =>
@@ -168,6 +180,7 @@ export function injectPod(
       ...ownAnnotations,
       [ANNOTATIONS.status]: 'injected',
       [ANNOTATIONS.ports]: `signing=${ports.signing},admin=${ports.admin}`,
+      [ANNOTATIONS.version]: VERSION,
       ...(scraped
         ? {}
         : {
@@ -210,7 +223,7 @@ function safetyProblems(
       ],
     };
   }
-  const budget = podResourceProblems(spec, SIDECAR_RESOURCES);
+  const budget = podResourceProblems(spec, sidecarResources(options));
   if (budget.length > 0) return { reason: 'pod-resources', problems: budget };
   return null;
 }

@@ -2,7 +2,7 @@
 // exceed the pod's, and no container's limit may exceed the pod's limit. The sidecar's share must fit
 // in what the application containers leave; it is never taken from them.
 import type { Container, PodSpec, ResourceRequirements } from './pod.js';
-import { formatQuantity, parseQuantity } from './quantity.js';
+import { formatQuantity, parseQuantity } from '../config/quantity.js';
 
 /** Why the sidecar's resources do not fit the pod's budget; empty when they do (or there is none). */
 export function podResourceProblems(spec: PodSpec, sidecar: ResourceRequirements): string[] {

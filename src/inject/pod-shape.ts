@@ -5,6 +5,8 @@
 type Check = (value: unknown, at: string, problems: string[]) => void;
 
 const MAX_PROBLEMS = 5;
+/** More containers than any pod runs: a pod made to be large, whose injection would cost memory for nothing. */
+const MAX_CONTAINERS = 1000;
 
 const is = (test: (value: unknown) => boolean, what: string): Check => {
   return (value, at, problems) => {
@@ -149,6 +151,13 @@ const podTemplate = fields(
 export function podShapeProblems(template: unknown, at = 'pod'): string[] {
   const problems: string[] = [];
   if (!isObject(template)) return [`${at}: must be an object`];
+  const spec = template.spec as { containers?: unknown; initContainers?: unknown } | undefined;
+  const count = [spec?.containers, spec?.initContainers].reduce<number>(
+    (sum, list) => sum + (Array.isArray(list) ? list.length : 0),
+    0,
+  );
+  if (count > MAX_CONTAINERS)
+    return [`${at}.spec: ${count} containers, more than the ${MAX_CONTAINERS} a pod may have here`];
   podTemplate(template, at, problems);
   return problems.slice(0, MAX_PROBLEMS);
 }

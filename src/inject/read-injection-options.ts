@@ -2,13 +2,14 @@
 // `sfd-sidecar inject` and `sfd-sidecar injector`.
 import type { SettingReader } from '../config/setting-reader.js';
 import { SETTINGS } from '../config/settings.js';
-import { VERSION } from '../version.js';
+import { IMAGE_REPOSITORY, VERSION } from '../version.js';
 import type { InjectionOptions } from './injection-options.js';
 
 export function readInjectionOptions(r: SettingReader): InjectionOptions {
   const upstream = r.value('upstreamUrl');
   return Object.freeze({
-    image: r.value('image') ?? `ghcr.io/example/sfd-sidecar:${VERSION}`,
+    image: r.value('image') ?? `${IMAGE_REPOSITORY}:${VERSION}`,
+    imagePullPolicy: r.value('imagePullPolicy'),
     keystoreSecret: r.value('keystoreSecret') ?? null,
     keystoreKey: r.value('keystoreSecretKey'),
     profile: r.value('profile'),
@@ -17,6 +18,12 @@ export function readInjectionOptions(r: SettingReader): InjectionOptions {
     signatureVersion: r.isSet('signatureVersion') ? r.value('signatureVersion') : null,
     mode: r.value('sidecarMode'),
     sidecarUser: r.value('sidecarUser'),
+    resources: {
+      cpuRequest: r.value('sidecarCpuRequest'),
+      memoryRequest: r.value('sidecarMemoryRequest'),
+      cpuLimit: r.value('sidecarCpuLimit'),
+      memoryLimit: r.value('sidecarMemoryLimit'),
+    },
     signingPort: SETTINGS.listen.default.port,
     adminPort: SETTINGS.adminListen.default.port,
   });

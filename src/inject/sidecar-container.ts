@@ -10,14 +10,11 @@ import type { PodOptions } from './injection-options.js';
 import { settingsFromObjects } from './settings-from-objects.js';
 
 export const SIDECAR_NAME = 'sfd-sidecar';
+/** The environment variable application containers find the sidecar by. */
+export const SIDECAR_URL_ENV = 'SFD_SIDECAR_URL';
 export const KEYSTORE_VOLUME = 'sfd-sidecar-keystore';
 export const ADMIN_PORT_NAME = 'sfd-admin';
 export const KEYSTORE_MOUNT = '/etc/sfd-sidecar/keys';
-/** The sidecar's resources: its image caps the heap, which the memory limit leaves room for. */
-export const SIDECAR_RESOURCES: ResourceRequirements = {
-  requests: { cpu: '50m', memory: '96Mi' },
-  limits: { memory: '192Mi' },
-};
 /** r--r--r--: readable by the sidecar's user whether or not the pod sets fsGroup. */
 export const KEYSTORE_FILE_MODE = 0o444;
 /** Node and the entry script in the image, for the classic form's postStart hook. */
@@ -52,7 +49,7 @@ export function sidecarContainer(
   return {
     name: SIDECAR_NAME,
     image: options.image,
-    imagePullPolicy: 'IfNotPresent',
+    imagePullPolicy: options.imagePullPolicy,
     ...(options.mode === 'native' ? { restartPolicy: 'Always' } : {}),
     env: [...fromObjects, ...env],
     ports: [{ name: ADMIN_PORT_NAME, containerPort: ports.admin, protocol: 'TCP' }],
@@ -92,7 +89,7 @@ export function sidecarContainer(
       capabilities: { drop: ['ALL'] },
       seccompProfile: { type: 'RuntimeDefault' },
     },
-    resources: structuredClone(SIDECAR_RESOURCES),
+    resources: sidecarResources(options),
   };
 }
 
@@ -104,4 +101,13 @@ export function keystoreVolume(secretName: string): Volume {
 export function shutdownNeedsSeconds(options: PodOptions): number {
   const drainMs = SETTINGS.shutdownTimeoutMs.default;
   return ((options.mode === 'classic' ? CLASSIC_SHUTDOWN_DELAY_MS : 0) + drainMs) / 1000;
+}
+
+/** The container's requests and limits from the options (no CPU limit unless one is set). */
+export function sidecarResources(options: Pick<PodOptions, 'resources'>): ResourceRequirements {
+  const { cpuRequest, memoryRequest, cpuLimit, memoryLimit } = options.resources;
+  return {
+    requests: { cpu: cpuRequest, memory: memoryRequest },
+    limits: { ...(cpuLimit === '' ? {} : { cpu: cpuLimit }), memory: memoryLimit },
+  };
 }

@@ -11,7 +11,9 @@ import type { InjectionOptions } from '../inject/injection-options.js';
 import type { Logger } from '../observability/logger.js';
 import { readBody } from '../http/read-body.js';
 import { errorAnswer, errorResponse } from '../http/error-answer.js';
+import type { BodyBudget } from '../http/body-budget.js';
 import { admissionReview, readAdmissionReview } from './admission-review.js';
+import { reviewMemory } from './review-memory.js';
 import { reviewPod, type ReviewResult } from './review-pod.js';
 
 /** An AdmissionReview carries one object, under etcd's 1.5 MiB: a larger body is not one. */
@@ -23,6 +25,10 @@ export interface InjectorAppDeps {
   /** Counts and times each review (with why a pod was refused or skipped as unsafe). */
   readonly observe: (result: ReviewResult | 'invalid', seconds: number, reason?: string) => void;
   readonly minBodyBytesPerSecond: number;
+  /** What the reviews in flight hold at once, bodies and answers, across every connection. */
+  readonly budget: BodyBudget;
+  /** How long an answer may wait for its caller to read it before the connection closes. */
+  readonly answerDeadlineMs: number;
 }
 
 export function createInjectorApp(deps: InjectorAppDeps): Hono<{ Bindings: HttpBindings }> {
@@ -36,10 +42,12 @@ export function createInjectorApp(deps: InjectorAppDeps): Hono<{ Bindings: HttpB
 async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppDeps, optIn: OptIn): Promise<Response> {
   const started = performance.now();
   let body: unknown;
+  const memory = reviewMemory(deps.budget, c.env.outgoing, deps.answerDeadlineMs);
   try {
     const bytes = await readBody(c.env.incoming, c.env.outgoing, {
       maxBytes: MAX_REVIEW_BYTES,
       minBytesPerSecond: deps.minBodyBytesPerSecond,
+      hold: memory.hold,
     });
     body = JSON.parse(bytes.toString('utf8')) as unknown;
   } catch (error) {
@@ -64,7 +72,10 @@ async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppD
       ...(response.status ? { message: response.status.message } : {}),
       warnings: response.warnings?.length ?? 0,
     });
-  return c.json(admissionReview(response));
+  const answer = JSON.stringify(admissionReview(response));
+  if (!memory.answer(Buffer.byteLength(answer)))
+    return refuse(deps, SIDECAR_ERRORS.BodyBufferFull, 'the answers in flight hold the whole budget');
+  return c.body(answer, 200, { 'Content-Type': 'application/json' });
 }
 
 function refuse(deps: InjectorAppDeps, spec: SidecarErrorSpec, reason: string): Response {

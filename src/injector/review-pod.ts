@@ -21,6 +21,9 @@ export interface ReviewAnswer {
   readonly reason?: NotInjectedReason;
 }
 
+/** The largest JSON patch answered: a real pod's is a few KiB (the sidecar, an env entry per container). */
+const MAX_PATCH_BYTES = 1024 * 1024;
+
 /** Warnings the API server passes to the client (kubectl prints them). */
 const prefix = (text: string): string => `sfd-sidecar: ${text}`;
 
@@ -68,14 +71,29 @@ export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions,
       };
     }
     case 'injected': {
-      const patch = patchBetween(pod, injection.template);
+      const patch = JSON.stringify(patchBetween(pod, injection.template));
+      // A patch this large comes only from a pod made to be large; its answer would be held in memory.
+      if (patch.length > MAX_PATCH_BYTES)
+        return {
+          response: {
+            uid: request.uid,
+            allowed: false,
+            status: {
+              code: 400,
+              message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: its patch would be ${patch.length} bytes`,
+            },
+          },
+          result: 'refused',
+          pod: name,
+          reason: 'pod-shape',
+        };
       const notes = [...warnings, ...injection.notes.map(prefix)];
       return {
         response: {
           uid: request.uid,
           allowed: true,
           patchType: 'JSONPatch',
-          patch: Buffer.from(JSON.stringify(patch)).toString('base64'),
+          patch: Buffer.from(patch).toString('base64'),
           ...(notes.length > 0 ? { warnings: notes } : {}),
         },
         result: 'injected',

@@ -15,6 +15,7 @@ import { createHttpServer } from '../server/create-http-server.js';
 import { closeGracefully, formatAddress, listen } from '../server/listen.js';
 import { SIDECAR_ERRORS } from '../errors.js';
 import { errorAnswer } from '../http/error-answer.js';
+import { createBodyBudget } from '../http/body-budget.js';
 import { createInjectorApp } from './create-injector-app.js';
 import { VERSION } from '../version.js';
 import { watchTlsFiles, type TlsFiles, type TlsPair } from './tls-files.js';
@@ -28,7 +29,11 @@ export interface InjectorOptions {
   readonly logger: Logger;
   readonly metrics: Metrics;
   readonly now: () => number;
+  /** How long an answer waits for its caller to read it (the API server waits 30 s at most). */
+  readonly answerDeadlineMs?: number;
 }
+
+const ANSWER_DEADLINE_MS = 30_000;
 
 export interface RunningInjector {
   readonly address: AddressInfo;
@@ -41,10 +46,14 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
   const reviews = metrics.counters.sfd_injector_reviews_total;
   const duration = metrics.histograms.sfd_injector_review_duration_seconds;
   const decisions = metrics.counters.sfd_injector_decisions_total;
+  const budget = createBodyBudget(limits.maxBufferedBodyBytes);
+  metrics.observeBufferedBodyBytes(() => budget.inUse());
   const app = createInjectorApp({
     defaults: options.defaults,
     logger,
     minBodyBytesPerSecond: limits.clientMinBodyBytesPerSecond,
+    budget,
+    answerDeadlineMs: options.answerDeadlineMs ?? ANSWER_DEADLINE_MS,
     observe: (result, seconds, reason) => {
       reviews.inc({ result });
       if (result === 'injected' || result === 'skipped' || result === 'refused')

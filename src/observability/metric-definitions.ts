@@ -45,11 +45,13 @@ export const METRIC_DEFINITIONS = [
   },
   { for: SIDECAR, name: 'sfd_inflight_requests', type: 'gauge', labels: [], help: 'Requests being handled now.' },
   {
-    for: SIDECAR,
+    for: EVERY_PROCESS,
     name: 'sfd_buffered_body_bytes',
     type: 'gauge',
     labels: [],
-    help: 'Request-body bytes the signing listener holds now (at most SFD_MAX_BUFFERED_BODY_BYTES).',
+    help:
+      'Request-body bytes the signing listener holds now; in the injector, review bodies and the answers not ' +
+      'read yet (at most SFD_MAX_BUFFERED_BODY_BYTES).',
   },
   {
     for: SIDECAR,

@@ -18,7 +18,7 @@ import type { Limits } from '../config/limits-config.js';
 import type { RequestLogMode } from '../config/settings.js';
 import type { Logger } from '../observability/logger.js';
 import type { ProxyObserver } from '../observability/proxy-observer.js';
-import type { BodyBudget } from './body-budget.js';
+import type { BodyBudget } from '../http/body-budget.js';
 import type { ForwarderPool } from './forwarder-pool.js';
 import type { RequestSigner } from './request-signer.js';
 import {

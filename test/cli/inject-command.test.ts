@@ -128,7 +128,7 @@ test(
     t.regex(run.stderr, /injected Pod\/debug/);
     t.regex(
       run.stderr,
-      /left alone Deployment\/opted-out \(.*, document 2\): annotated sfd-sidecar\.io\/inject: "false"/,
+      /left alone Deployment\/opted-out \(.*, document 2\): annotation sfd-sidecar\.io\/inject: "false"/,
     );
     const objects = checkOutput(t, run.stdout, { 'Pod/debug': 'native' });
     t.false(JSON.stringify(objects.find((o) => o.metadata.name === 'opted-out')).includes('sfd-sidecar"'));

@@ -97,9 +97,11 @@ test(
     t.deepEqual(objects.map((o) => o.kind).sort(), [
       'Deployment',
       'MutatingWebhookConfiguration',
+      'Pod', // the `helm test` hook
       'PodDisruptionBudget',
       'Secret',
       'Service',
+      'ServiceAccount',
     ]);
     for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
     const deployment = injectorPod(objects);
@@ -108,7 +110,7 @@ test(
     const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
     t.like(env, {
       SFD_KEYSTORE_SECRET: 'sfd-keys',
-      SFD_IMAGE: 'ghcr.io/example/sfd-sidecar:0.1.0',
+      SFD_IMAGE: 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',
       SFD_SIDECAR_MODE: 'native',
       SFD_INJECTOR_LISTEN: ':8443',
     });
@@ -172,8 +174,12 @@ test("the webhook's selectors never match kube-system, the release's namespace o
       selects(webhook.objectSelector, injectorPod(objects).template.metadata.labels),
       `${webhook.name} on the injector`,
     );
-    t.true(selects(webhook.objectSelector, { app: 'web' }));
+    t.false(selects(webhook.objectSelector, { app: 'web', 'sfd-sidecar.io/inject': 'false' }), 'a pod that opts out');
   }
+  // Only pods that ask reach the injector: an outage never blocks the others, whatever the failure policy.
+  t.true(selects(pods!.objectSelector, { app: 'web', 'sfd-sidecar.io/inject': 'true' }), 'a pod labelled "true"');
+  t.false(selects(pods!.objectSelector, { app: 'web' }), '/mutate never sees a pod that did not ask');
+  t.true(selects(namespaces!.objectSelector, { app: 'web' }), 'every pod of an opted-in namespace');
   t.true(selects(pods!.namespaceSelector, ns('shop')), '/mutate sees the pods of every other namespace');
   t.false(selects(pods!.namespaceSelector, ns('shop', { 'sfd-sidecar.io/inject': 'enabled' })));
   t.true(
@@ -181,7 +187,7 @@ test("the webhook's selectors never match kube-system, the release's namespace o
     '/mutate/namespace sees opted-in namespaces only',
   );
   t.false(selects(namespaces!.namespaceSelector, ns('shop')));
-  t.is(injectorPod(objects).template.metadata.annotations['sfd-sidecar.io/inject'], 'false');
+  t.is(injectorPod(objects).template.metadata.labels['sfd-sidecar.io/inject'], 'false');
 });
 
 for (const scenario of scenarios) {
@@ -337,4 +343,74 @@ test('NOTES say where the certificate comes from and how a pod asks for the side
   t.regex(chartIssued, /\(classic form\)/);
   t.regex(chartIssued, /needs the key store Secret sfd-keys/);
   t.regex(notesOf('cert-manager-values.yaml'), /comes from cert-manager/);
+});
+
+test("the sidecar's image, pull policy and resources are values of their own, apart from the injector's", (t) => {
+  const digest = `sha256:${'a'.repeat(64)}`;
+  const { objects, code, stderr } = render([
+    '--set',
+    'keystore.existingSecret=sfd-keys',
+    '--set',
+    'image.repository=registry.local/injector',
+    '--set',
+    'sidecar.image.repository=registry.local/sidecar',
+    '--set',
+    `sidecar.image.digest=${digest}`,
+    '--set',
+    'sidecar.image.pullPolicy=Always',
+    '--set',
+    'sidecar.resources.limits.memory=256Mi',
+    '--set',
+    'sidecar.resources.requests.cpu=100m',
+  ]);
+  t.is(code, 0, stderr);
+  const container = injectorPod(objects).template.spec.containers[0]!;
+  t.is(container.image, 'registry.local/injector:0.1.0');
+  const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
+  t.like(env, {
+    SFD_IMAGE: `registry.local/sidecar@${digest}`,
+    SFD_IMAGE_PULL_POLICY: 'Always',
+    SFD_SIDECAR_CPU_REQUEST: '100m',
+    SFD_SIDECAR_MEMORY_LIMIT: '256Mi',
+  });
+  const low = render(['--set', 'keystore.existingSecret=k', '--set', 'sidecar.resources.limits.memory=lots']);
+  t.not(low.code, 0, 'the schema refuses what is not a quantity');
+});
+
+test('chart conventions: a ServiceAccount, replicas spread over nodes, a helm test, a NetworkPolicy', (t) => {
+  const { objects, code, stderr } = render([
+    '--set',
+    'keystore.existingSecret=sfd-keys',
+    '--set',
+    'networkPolicy.enabled=true',
+    '--set',
+    'serviceAccount.annotations.team=platform',
+  ]);
+  t.is(code, 0, stderr);
+  for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
+  const account = objects.find((o) => o.kind === 'ServiceAccount') as unknown as {
+    metadata: { name: string; annotations: Record<string, string> };
+    automountServiceAccountToken: boolean;
+  };
+  const pod = injectorPod(objects).template;
+  t.is(pod.spec.serviceAccountName, account.metadata.name);
+  t.like(account, { metadata: { annotations: { team: 'platform' } }, automountServiceAccountToken: false });
+  const [spread] = pod.spec.topologySpreadConstraints as { topologyKey: string; labelSelector: Selector }[];
+  t.is(spread?.topologyKey, 'kubernetes.io/hostname');
+  t.true(selects(spread!.labelSelector, pod.metadata.labels), "the spread counts the injector's own pods");
+  const hook = objects.find((o) => o.kind === 'Pod') as unknown as {
+    metadata: { annotations: Record<string, string>; labels: Record<string, string> };
+    spec: { containers: { command: string[] }[]; volumes: { secret: { secretName: string } }[] };
+  };
+  t.is(hook.metadata.annotations['helm.sh/hook'], 'test');
+  t.is(hook.metadata.labels['sfd-sidecar.io/inject'], 'false', 'never gets a sidecar itself');
+  t.regex(hook.spec.containers[0]!.command.join(' '), /path: '\/mutate'/);
+  const policy = objects.find((o) => o.kind === 'NetworkPolicy') as unknown as {
+    spec: { podSelector: Selector; ingress: { ports: { port: number }[] }[] };
+  };
+  t.true(selects(policy.spec.podSelector, pod.metadata.labels));
+  t.deepEqual(
+    policy.spec.ingress.flatMap((rule) => rule.ports.map((p) => p.port)),
+    [8443, 9090],
+  );
 });

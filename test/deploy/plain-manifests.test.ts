@@ -29,7 +29,7 @@ test('the example overlay adds the sidecar with the Component; a setting is chan
   const env = Object.fromEntries((sidecar.env ?? []).map((e) => [e.name, e.value]));
   t.is(env.SFD_PROFILE, 'billing');
   t.is(env.SFD_LISTEN, '127.0.0.1:8080');
-  t.is((sidecar as { image?: string }).image, 'ghcr.io/example/sfd-sidecar:0.1.0');
+  t.is((sidecar as { image?: string }).image, 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0');
   const overlay = readFileSync(join(REPO_ROOT, 'deploy/kustomize/example/overlay/kustomization.yaml'), 'utf8');
   t.notRegex(overlay, /path: \/spec/, 'no JSON patch by position');
 });
@@ -72,11 +72,15 @@ test('the demo builds: the emulator, its key store Secret, and an application th
   ]);
   for (const object of objects.filter((o) => o.kind !== 'Namespace'))
     t.notThrows(() => validateObject(object), object.metadata.name);
-  const app = objects.find((o) => o.metadata.name === 'demo-app') as unknown as {
-    spec: { template: { metadata: { annotations: Record<string, string> } } };
-  };
-  t.like(app.spec.template.metadata.annotations, {
-    'sfd-sidecar.io/inject': 'true',
-    'sfd-sidecar.io/upstream-url': 'http://sfd-emulator',
-  });
+  type Template = { metadata: { labels: Record<string, string>; annotations?: Record<string, string> } };
+  const templateOf = (name: string) =>
+    (
+      objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name) as unknown as {
+        spec: { template: Template };
+      }
+    ).spec.template;
+  // The webhook's selectors see labels only: the app asks with one, the emulator opts out with one.
+  t.is(templateOf('demo-app').metadata.labels['sfd-sidecar.io/inject'], 'true');
+  t.like(templateOf('demo-app').metadata.annotations, { 'sfd-sidecar.io/upstream-url': 'http://sfd-emulator' });
+  t.is(templateOf('sfd-emulator').metadata.labels['sfd-sidecar.io/inject'], 'false');
 });

@@ -3,7 +3,8 @@ import type { InjectionOptions } from '../../src/inject/injection-options.js';
 import type { Container, PodTemplate } from '../../src/inject/pod.js';
 
 export const DEFAULTS: InjectionOptions = Object.freeze({
-  image: 'ghcr.io/example/sfd-sidecar:0.1.0',
+  image: 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',
+  imagePullPolicy: 'IfNotPresent',
   keystoreSecret: 'sfd-keys',
   keystoreKey: 'keystore.json',
   profile: 'default',
@@ -11,6 +12,7 @@ export const DEFAULTS: InjectionOptions = Object.freeze({
   signatureVersion: null,
   mode: 'native',
   sidecarUser: 65532,
+  resources: { cpuRequest: '50m', memoryRequest: '96Mi', cpuLimit: '', memoryLimit: '192Mi' },
   signingPort: 8080,
   adminPort: 9090,
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { readRegularFile } from '../../src/files/regular-file.js';
 import type { InjectionOptions } from '../../src/inject/injection-options.js';
-import { startInjector, type RunningInjector } from '../../src/injector/start-injector.js';
+import { startInjector, type InjectorOptions, type RunningInjector } from '../../src/injector/start-injector.js';
 import { loadTlsPair } from '../../src/injector/tls-files.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { DEFAULTS } from './injection.js';
@@ -33,7 +33,11 @@ export interface Teardown {
   teardown(close: () => Promise<void>): void;
 }
 
-export async function startInjectorStack(t: Teardown, defaults: InjectionOptions = DEFAULTS): Promise<InjectorStack> {
+export async function startInjectorStack(
+  t: Teardown,
+  defaults: InjectionOptions = DEFAULTS,
+  overrides: Partial<Pick<InjectorOptions, 'limits' | 'answerDeadlineMs'>> = {},
+): Promise<InjectorStack> {
   const made = await selfSignedCertificate('localhost');
   const tlsDir = mkdtempSync(join(tmpdir(), 'sfd-injector-tls-'));
   copyFileSync(made.certFile, join(tlsDir, 'cert.pem'));
@@ -51,6 +55,7 @@ export async function startInjectorStack(t: Teardown, defaults: InjectionOptions
     logger: logs.logger,
     metrics: createMetrics('injector'),
     now: Date.now,
+    ...overrides,
   });
   t.teardown(() => injector.close(0));
   const ca = readFileSync(files.certFile, 'utf8');

@@ -14,6 +14,7 @@ import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { CronJob } from 'kubernetes-models/batch/v1/CronJob';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
+import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Pod } from 'kubernetes-models/v1/Pod';
@@ -34,6 +35,7 @@ const MODELS: Record<string, new (data: never) => Model> = {
   'batch/v1/Job': Job,
   'batch/v1/CronJob': CronJob,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'v1/ServiceAccount': ServiceAccount,
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': MutatingWebhookConfiguration,
   'v1/Service': Service,

