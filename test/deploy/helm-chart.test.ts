@@ -227,9 +227,29 @@ test('the values people expect reach the injector; signatureVersion 2 is taken a
   t.true(JSON.stringify(asString.objects).includes('{"name":"SFD_SIGNATURE_VERSION","value":"1"}'), asString.stderr);
 });
 
-test('cert-manager issues the certificate when asked (or when the cluster serves its API), and injects the CA', (t) => {
+test('cert-manager issues the certificate through a CA of its own, whose bundle renewals do not change', (t) => {
   const { objects } = render(['-f', join(CHART, 'ci/cert-manager-values.yaml')]);
-  t.truthy(objects.find((o) => o.kind === 'Certificate'));
+  t.is(render(['-f', join(CHART, 'ci/cert-manager-values.yaml')]).objects.length, objects.length);
+  t.deepEqual(
+    render(['-f', join(CHART, 'ci/cert-manager-values.yaml')]).objects,
+    objects,
+    'every render is the same text: nothing for Argo CD or Flux to see drift in',
+  );
+  type Issued = {
+    metadata: { name: string };
+    spec: { isCA?: boolean; secretName: string; issuerRef: { name: string } };
+  };
+  const certificates = objects.filter((o) => o.kind === 'Certificate') as unknown as Issued[];
+  const issuers = objects.filter((o) => o.kind === 'Issuer') as unknown as {
+    metadata: { name: string };
+    spec: { selfSigned?: object; ca?: { secretName: string } };
+  }[];
+  const ca = certificates.find((c) => c.spec.isCA)!;
+  const serving = certificates.find((c) => !c.spec.isCA)!;
+  const caIssuer = issuers.find((i) => i.spec.ca)!;
+  t.is(caIssuer.spec.ca!.secretName, ca.spec.secretName, 'the CA issuer signs with the CA certificate');
+  t.is(serving.spec.issuerRef.name, caIssuer.metadata.name, 'the serving certificate comes from the CA issuer');
+  t.truthy(issuers.find((i) => i.spec.selfSigned && i.metadata.name === ca.spec.issuerRef.name));
   t.falsy(
     objects.find((o) => o.kind === 'Secret'),
     'no chart-generated Secret',
@@ -237,7 +257,8 @@ test('cert-manager issues the certificate when asked (or when the cluster serves
   const configuration = objects.find((o) => o.kind === 'MutatingWebhookConfiguration')!;
   t.is(
     (configuration.metadata.annotations as Record<string, string>)['cert-manager.io/inject-ca-from'],
-    'sfd-system/release-sfd-sidecar',
+    `sfd-system/${ca.metadata.name}`,
+    'the bundle is the CA, which renewals of the serving certificate leave alone',
   );
   t.true(webhooksOf(objects).every((w) => w.clientConfig.caBundle === undefined));
   const detected = render(['--set', 'keystore.existingSecret=k', '--api-versions', 'cert-manager.io/v1']);
@@ -245,7 +266,9 @@ test('cert-manager issues the certificate when asked (or when the cluster serves
     detected.objects.find((o) => o.kind === 'Certificate'),
     'auto: cert-manager when the cluster has it',
   );
-  const certificate = detected.objects.find((o) => o.kind === 'Certificate') as unknown as {
+  const certificate = detected.objects.find(
+    (o) => o.kind === 'Certificate' && !(o.spec as { isCA?: boolean }).isCA,
+  ) as unknown as {
     spec: { dnsNames: string[] };
   };
   t.true(certificate.spec.dnsNames.includes('release-sfd-sidecar.sfd-system.svc'));

@@ -14,7 +14,7 @@ test('promtool check rules accepts the rule file and both forms hold the same gr
   const promtool = requireTool('promtool', 'prometheus');
   const plain = runTool(promtool, ['check', 'rules', plainPath]);
   t.is(plain.code, 0, plain.stdout + plain.stderr);
-  t.regex(plain.stdout, /SUCCESS: 11 rules found/);
+  t.regex(plain.stdout, /SUCCESS: 13 rules found/);
 
   const crd = read('deploy/prometheus/prometheusrule.yaml') as {
     apiVersion: string;
@@ -36,7 +36,7 @@ test('promtool test rules: every alert fires on its pattern and not on healthy t
   t.regex(result.stdout, /SUCCESS/);
 });
 
-test('the rules alert on 401 and 400 rates, upstream failures, clock skew, keys, readiness and lost data', (t) => {
+test('the rules alert on 401/400 rates, upstreams, clock skew, keys, readiness, lost data, the injector', (t) => {
   const groups = (read(plainPath) as { groups: { rules: { alert: string }[] }[] }).groups;
   t.deepEqual(
     groups.flatMap((g) => g.rules.map((r) => r.alert)),
@@ -52,6 +52,8 @@ test('the rules alert on 401 and 400 rates, upstream failures, clock skew, keys,
       'SfdSidecarNotReady',
       'SfdSidecarNotificationNotKept',
       'SfdSidecarLogLinesDropped',
+      'SfdInjectorDown',
+      'SfdInjectorCertificateExpiring',
     ],
   );
 });

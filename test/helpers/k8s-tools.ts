@@ -80,6 +80,7 @@ const CERT_MANAGER: Record<string, object> = {
           secretName: { type: 'string', minLength: 1 },
           dnsNames: { type: 'array', items: { type: 'string' } },
           duration: { type: 'string' },
+          commonName: { type: 'string' },
           renewBefore: { type: 'string' },
           isCA: { type: 'boolean' },
           issuerRef: {
