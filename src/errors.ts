@@ -72,6 +72,13 @@ export const SIDECAR_ERRORS = {
     status: 400,
     message: 'The pod in the admission review does not have the shape of a Kubernetes Pod.',
   },
+  UnsignedBody: {
+    code: 'Sidecar.UnsignedBody',
+    status: 400,
+    message:
+      'A GET or HEAD request with a query carries a body the signature would not cover (the query is signed in ' +
+      "the body's place); send the body with POST, or no body.",
+  },
   NotificationInvalid: {
     code: 'Sidecar.NotificationInvalid',
     status: 400,

@@ -13,6 +13,7 @@ import type { AccessKey } from '../signing/types.js';
 import { errorAnswer, newTraceId, sendErrorAnswer } from '../http/error-answer.js';
 import { errorCodeOf, readPrefix, type BodyPrefix } from '../http/read-prefix.js';
 import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type BodyHold } from '../http/read-body.js';
+import { queryReplacesBody } from '../signing/signing-target.js';
 import type { ConnectRetryPolicy } from './connect-retry.js';
 import type { Limits } from '../config/limits-config.js';
 import type { RequestLogMode } from '../config/settings.js';
@@ -177,7 +178,16 @@ export class ProxyExchange {
     if (!target.ok) return this.fail(SIDECAR_ERRORS[target.error]);
     // A bodiless request (most GETs) goes on at once; no promise, no extra turn of the event loop.
     if (declaresNoBody(this.incoming)) return this.send(resolved, target, NO_BODY);
-    this.readBody().then((body) => this.send(resolved, target, body), this.failWith);
+    // A body the signature would not cover is never forwarded: anyone between here and the gateway could
+    // change it. Refused from its length when it has one, else once read (a chunked body).
+    const bodyUnsigned = queryReplacesBody(this.method, target.rawQuery, resolved.signing.queryPlacement);
+    if (bodyUnsigned && Number(this.incoming.headers['content-length'] ?? 0) > 0)
+      return this.fail(SIDECAR_ERRORS.UnsignedBody);
+    this.readBody().then(
+      (body) =>
+        bodyUnsigned && body.length > 0 ? this.fail(SIDECAR_ERRORS.UnsignedBody) : this.send(resolved, target, body),
+      this.failWith,
+    );
   }
 
   /** Reads the whole body under the request's limit, the shared budget and the minimum rate. */
