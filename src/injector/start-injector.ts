@@ -35,6 +35,25 @@ export interface InjectorOptions {
 
 const ANSWER_DEADLINE_MS = 30_000;
 
+/**
+ * TLS 1.2 and 1.3 with forward-secret key exchange only: a recorded exchange stays unreadable even if
+ * the webhook's key leaks later (every TLS 1.3 suite is forward-secret; these are TLS 1.2's).
+ */
+const FORWARD_SECRET = {
+  minVersion: 'TLSv1.2' as const,
+  ciphers: [
+    'TLS_AES_128_GCM_SHA256',
+    'TLS_AES_256_GCM_SHA384',
+    'TLS_CHACHA20_POLY1305_SHA256',
+    'ECDHE-ECDSA-AES128-GCM-SHA256',
+    'ECDHE-RSA-AES128-GCM-SHA256',
+    'ECDHE-ECDSA-AES256-GCM-SHA384',
+    'ECDHE-RSA-AES256-GCM-SHA384',
+    'ECDHE-ECDSA-CHACHA20-POLY1305',
+    'ECDHE-RSA-CHACHA20-POLY1305',
+  ].join(':'),
+};
+
 export interface RunningInjector {
   readonly address: AddressInfo;
   readonly adminAddress: AddressInfo;
@@ -70,7 +89,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     onParserRefusal: catalogRefusalAnswer({ logger, listener: 'injector', allow: 'POST' }),
     serverOptions: callerLimitOptions(limits),
     continueOnRead: true,
-    tls: { cert: certificate.cert, key: certificate.key },
+    tls: { cert: certificate.cert, key: certificate.key, ...FORWARD_SECRET },
     connections: observeConnections({
       ...observed,
       listener: 'injector',
@@ -98,7 +117,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     intervalMs: options.tls.reloadIntervalMs,
     use: (pair) => {
       certificate = pair;
-      server.setSecureContext({ cert: pair.cert, key: pair.key });
+      server.setSecureContext({ cert: pair.cert, key: pair.key, ...FORWARD_SECRET });
     },
   });
   logger.info('injector listening', {

@@ -50,11 +50,18 @@ function namesUpstream(scheme: string, authority: string, upstream: UpstreamTarg
  * A `.` or `..` segment, written plainly or percent-encoded (%2e), with `/`, `%2f` or `\\` as separators,
  * would let a caller climb out of the upstream URL's path prefix once the upstream normalises it. So
  * would one followed by path parameters (`/..;/admin`, `/..%3bx/admin`): servers that strip `;`
- * parameters from a segment then see `..`.
+ * parameters from a segment then see `..`; one padded with NUL, space or tab (`/..%00/`, `/..%20/`),
+ * which servers trim; and dots in overlong UTF-8 (`%c0%ae`, `%e0%80%ae`), which lenient decoders read
+ * as `.`.
  */
 export function hasDotSegment(path: string): boolean {
   return DOT_SEGMENT.test(path);
 }
 
-/** A `.`, `..` or percent-encoded form, from a separator or the start to a separator, a `;` or the end. */
-const DOT_SEGMENT = /(?:^|\/|%2f|%5c|\\)(?:\.|%2e){1,2}(?=$|\/|%2f|%5c|\\|;|%3b)/i;
+/**
+ * A `.`, `..`, or an encoded or overlong form, between padding a server trims, from a separator or the
+ * start to a separator, a `;` or the end.
+ */
+const PADDING = '(?:%00|%20|%09| |\\t)*';
+const DOT = '(?:\\.|%2e|%c0%ae|%e0%80%ae)';
+const DOT_SEGMENT = new RegExp(`(?:^|/|%2f|%5c|\\\\)${PADDING}${DOT}{1,2}${PADDING}(?=$|/|%2f|%5c|\\\\|;|%3b)`, 'i');

@@ -43,7 +43,12 @@ export interface HttpServerOptions {
   /** Bounds the connections the server holds; unbounded when omitted (the emulator). */
   readonly connections?: ListenerConnections;
   /** Serve HTTPS with this certificate and key (replaced later with the server's setSecureContext). */
-  readonly tls?: { readonly cert: string; readonly key: string };
+  readonly tls?: {
+    readonly cert: string;
+    readonly key: string;
+    readonly ciphers?: string;
+    readonly minVersion?: 'TLSv1.2';
+  };
 }
 
 export function createHttpServer(app: FetchApp, options: HttpServerOptions): http.Server {

@@ -36,9 +36,10 @@ export interface Teardown {
 export async function startInjectorStack(
   t: Teardown,
   defaults: InjectionOptions = DEFAULTS,
-  overrides: Partial<Pick<InjectorOptions, 'limits' | 'answerDeadlineMs'>> = {},
+  overrides: Partial<Pick<InjectorOptions, 'limits' | 'answerDeadlineMs'>> & { keyType?: 'ec' | 'rsa' } = {},
 ): Promise<InjectorStack> {
-  const made = await selfSignedCertificate('localhost');
+  const { keyType, ...options } = overrides;
+  const made = await selfSignedCertificate('localhost', undefined, keyType);
   const tlsDir = mkdtempSync(join(tmpdir(), 'sfd-injector-tls-'));
   copyFileSync(made.certFile, join(tlsDir, 'cert.pem'));
   copyFileSync(made.keyFile, join(tlsDir, 'key.pem'));
@@ -55,7 +56,7 @@ export async function startInjectorStack(
     logger: logs.logger,
     metrics: createMetrics('injector'),
     now: Date.now,
-    ...overrides,
+    ...options,
   });
   t.teardown(() => injector.close(0));
   const ca = readFileSync(files.certFile, 'utf8');

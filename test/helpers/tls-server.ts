@@ -22,6 +22,7 @@ const run = promisify(execFile);
 export async function selfSignedCertificate(
   commonName: string,
   subjectAltName = `DNS:${commonName}`,
+  keyType: 'ec' | 'rsa' = 'ec',
 ): Promise<{ keyFile: string; certFile: string }> {
   const openssl = requireTool('openssl', 'openssl');
   const dir = mkdtempSync(join(tmpdir(), 'sfd-tls-'));
@@ -29,9 +30,7 @@ export async function selfSignedCertificate(
     'req',
     '-x509',
     '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:prime256v1',
+    ...(keyType === 'ec' ? ['ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1'] : ['rsa:2048']),
     '-nodes',
     '-days',
     '30',

@@ -4,6 +4,7 @@
 // certificate re-read when the files change.
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import tls from 'node:tls';
 import { join } from 'node:path';
 import test from 'ava';
 import { parse, stringify } from 'yaml';
@@ -194,4 +195,28 @@ test('`sfd-sidecar injector` without its certificate files stops at once, naming
   t.is(run.code, 2);
   t.regex(run.stderr, /SFD_TLS_CERT_FILE: required/);
   t.regex(run.stderr, /SFD_TLS_KEY_FILE: required/);
+});
+
+test('the webhook offers only forward-secret TLS: a client with RSA key exchange only is refused', async (t) => {
+  // An RSA certificate, as the chart and cert-manager issue by default: RSA key exchange is possible with it.
+  const stack = await startInjectorStack(t, undefined, { keyType: 'rsa' });
+  const handshake = (options: tls.ConnectionOptions): Promise<string> =>
+    new Promise((resolve) => {
+      const socket = tls.connect({
+        host: '127.0.0.1',
+        servername: 'localhost',
+        port: stack.injector.address.port,
+        ca: stack.ca(),
+        ...options,
+      });
+      socket.once('secureConnect', () => {
+        resolve(socket.getCipher().name);
+        socket.destroy();
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => resolve(`refused: ${error.code ?? error.message}`));
+    });
+  t.regex(await handshake({ maxVersion: 'TLSv1.2', ciphers: 'AES128-GCM-SHA256:AES256-SHA' }), /^refused/);
+  t.regex(await handshake({ maxVersion: 'TLSv1.2' }), /^ECDHE-/);
+  t.regex(await handshake({ maxVersion: 'TLSv1.1', minVersion: 'TLSv1' }), /^refused/);
+  t.regex(await handshake({}), /^TLS_/, 'TLS 1.3 by default');
 });

@@ -43,7 +43,9 @@ test('a GET for a customer comes back signed, verified and unchanged, with the u
 const methods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 for (const method of methods) {
   for (const withQuery of [false, true]) {
-    for (const withBody of method === 'HEAD' ? [false] : [false, true]) {
+    // A GET with a query signs the query in the body's place: its body would travel unsigned, and is
+    // refused instead (unsigned-body.test.ts).
+    for (const withBody of method === 'HEAD' || (method === 'GET' && withQuery) ? [false] : [false, true]) {
       test(
         `${method}${withQuery ? ' with query' : ''}${withBody ? ' with body' : ''} is forwarded byte for byte ` +
           `and verified`,
