@@ -1,8 +1,6 @@
 // `sfd-sidecar injector`: serves the mutating admission webhook that adds the sidecar to pods, with
 // the injection defaults of the settings (the same as `inject`), until SIGTERM.
 import { readLimits } from '../config/limits-config.js';
-
-const INJECTOR_BUFFERED_BYTES = 8 * 1024 * 1024;
 import { SETTINGS } from '../config/settings.js';
 import { ConfigError } from '../config/config-error.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
@@ -13,6 +11,8 @@ import { createMetrics } from '../observability/metrics.js';
 import type { RunningService } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
 import type { ServeDeps } from './serve-command.js';
+
+const INJECTOR_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 /** The certificate files are re-read this often as a backstop to watching them. */
 const TLS_RELOAD_INTERVAL_MS = 60_000;

@@ -23,7 +23,7 @@ export function applyPatch<T extends object>(document: T, patch: readonly PatchO
 export const pointerToken = (key: string | number): string => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 
 function diff(before: unknown, after: unknown, path: string, out: PatchOperation[]): void {
-  if (equal(before, after)) return;
+  if (sameValue(before, after)) return;
   if (Array.isArray(before) && Array.isArray(after)) return diffLists(before, after, path, out);
   if (isObject(before) && isObject(after)) {
     for (const key of Object.keys(before))
@@ -90,14 +90,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Whether two JSON values are equal, member by member. */
-export const sameValue = (a: unknown, b: unknown): boolean => equal(a, b);
-
-function equal(a: unknown, b: unknown): boolean {
+export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((value, i) => equal(value, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((value, i) => sameValue(value, b[i]));
   if (isObject(a) && isObject(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && equal(a[key], b[key]));
+    return (
+      keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]))
+    );
   }
   return false;
 }

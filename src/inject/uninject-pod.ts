@@ -26,11 +26,11 @@ export function uninjectPod(template: PodTemplate): PodTemplate {
     containers: template.spec.containers.filter((c) => c.name !== SIDECAR_NAME).map(withoutUrl),
     ...(kept.length > 0 ? { volumes: kept } : {}),
   };
-  const remainingAnnotations = without(annotations, [
+  const remainingAnnotations = omit(annotations, [
     ...WRITTEN_ANNOTATIONS,
     ...(ports && writtenPrometheus(annotations, ports[2]!) ? PROMETHEUS : []),
   ]);
-  const labels = without(template.metadata?.labels ?? {}, [INJECTED_LABEL]);
+  const labels = omit(template.metadata?.labels ?? {}, [INJECTED_LABEL]);
   const newMetadata = {
     ...omit(template.metadata ?? {}, ['labels', 'annotations']),
     ...(Object.keys(labels).length > 0 ? { labels } : {}),
@@ -58,8 +58,4 @@ function writtenPrometheus(annotations: Readonly<StringMap>, adminPort: string):
 
 function omit<T extends object>(value: T, keys: readonly string[]): T {
   return Object.fromEntries(Object.entries(value).filter(([key]) => !keys.includes(key))) as T;
-}
-
-function without(map: Readonly<StringMap>, names: readonly string[]): StringMap {
-  return Object.fromEntries(Object.entries(map).filter(([name]) => !names.includes(name)));
 }

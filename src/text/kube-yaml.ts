@@ -72,8 +72,6 @@ const OPTIONS = {
   logLevel: 'silent' as const,
   prettyErrors: false,
   uniqueKeys: false,
-  // Every later document of a stream is found by its offset; the text of untouched ones is kept.
-  keepSourceTokens: false,
 };
 
 /** Strings every YAML 1.1 parser reads back as themselves when written plain (types aside). */
