@@ -146,12 +146,12 @@ export function chartValuesSchema(): Schema {
       }),
       certificates: object("The webhook's certificate.", {
         issuer: {
-          enum: ['auto', 'certManager', 'chart'],
+          enum: ['auto', 'injector', 'certManager', 'chart'],
           description:
-            'auto: cert-manager when the cluster serves its API, else the chart; certManager; or chart (a ' +
-            'generated CA kept in a Secret).',
+            'auto: cert-manager when the cluster serves its API, else the injector; injector (a CA it keeps ' +
+            'and renews); certManager; or chart (a CA generated at install, different at every render).',
         },
-        validityDays: integer('Validity of a certificate the chart generates, in days.', 1),
+        validityDays: integer('Validity of a certificate the chart generates (issuer chart), in days.', 1),
       }),
       replicaCount: integer('Injector replicas.', 1),
       podDisruptionBudget: object('PodDisruptionBudget of the injector (when replicaCount is above 1).', {

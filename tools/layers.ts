@@ -93,6 +93,7 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   yaml: ['text/yaml.ts', 'text/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],
   'fast-json-patch': ['inject/json-patch.ts'],
+  'node-forge': ['injector/certificate-issuer.ts'],
   zod: ['notify/notifications.ts', 'keys/keystore-schema.ts'],
   // The receiving framework: the app of each listener, and the server they all run on.
   hono: [...HONO_APPS],

@@ -2,10 +2,9 @@
 // the injection defaults of the settings (the same as `inject`), until SIGTERM.
 import { readLimits } from '../config/limits-config.js';
 import { SETTINGS } from '../config/settings.js';
-import { ConfigError } from '../config/config-error.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
 import { startInjector } from '../injector/start-injector.js';
-import { loadTlsPair } from '../injector/tls-files.js';
+import { readCertificateSettings } from './injector-certificates.js';
 import { createLogger, describeError } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import type { RunningService } from './cli-io.js';
@@ -13,9 +12,6 @@ import { readerOf, type CommandSettings } from './command-settings.js';
 import type { ServeDeps } from './serve-command.js';
 
 const INJECTOR_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-/** The certificate files are re-read this often as a backstop to watching them. */
-const TLS_RELOAD_INTERVAL_MS = 60_000;
 
 export async function injectorCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
   const r = readerOf(settings, deps);
@@ -27,28 +23,19 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
   // Two of the largest reviews with their answers: what the chart's 128Mi leaves after the process itself.
   const limits = r.isSet('maxBufferedBodyBytes') ? read : { ...read, maxBufferedBodyBytes: INJECTOR_BUFFERED_BYTES };
   const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
-  const certFile = r.raw('tlsCertFile')?.trim();
-  const keyFile = r.raw('tlsKeyFile')?.trim();
-  if (certFile === undefined)
-    r.problems.push(
-      `${SETTINGS.tlsCertFile.env}: required, the webhook's certificate (PEM); the API server speaks to ` +
-        `webhooks over HTTPS only`,
-    );
-  if (keyFile === undefined) r.problems.push(`${SETTINGS.tlsKeyFile.env}: required, the webhook's private key (PEM)`);
+  const openCertificates = readCertificateSettings(r, deps);
   r.assertValid();
-  const files = { certFile: certFile!, keyFile: keyFile!, readFile: deps.readFileAsync };
-  const loaded = await loadTlsPair(files);
-  if (!loaded.ok) throw new ConfigError([`${SETTINGS.tlsCertFile.env}/${SETTINGS.tlsKeyFile.env}: ${loaded.problem}`]);
   const logger = deps.logger ?? createLogger({ level: logLevel });
   for (const warning of [...settings.warnings, ...r.warnings])
     logger.warn('setting ignored or likely wrong', { warning });
+  const tls = await openCertificates(logger);
   const metrics = createMetrics('injector');
   metrics.observeLogDrops(() => logger.droppedLines());
   const injector = await startInjector({
     listen,
     adminListen,
     defaults,
-    tls: { ...files, initial: loaded.pair, reloadIntervalMs: TLS_RELOAD_INTERVAL_MS },
+    tls,
     limits,
     logger,
     metrics,

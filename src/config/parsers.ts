@@ -112,3 +112,13 @@ export const parseObjectName = (raw: string): Parsed<string> =>
   OBJECT_NAME.test(raw.trim())
     ? ok(raw.trim())
     : fail('an object name: lower-case letters, digits, - and ., at most 253');
+
+const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** A Service as NAME.NAMESPACE. */
+export const parseServiceName = (raw: string): Parsed<{ name: string; namespace: string }> => {
+  const [name = '', namespace = '', ...rest] = raw.trim().split('.');
+  return DNS_LABEL.test(name) && DNS_LABEL.test(namespace) && rest.length === 0
+    ? ok({ name, namespace })
+    : fail('NAME.NAMESPACE: two DNS labels (lower-case letters, digits and -, at most 63 each)');
+};

@@ -13,6 +13,7 @@ import {
   parseMethods,
   parseObjectName,
   parseOneOf,
+  parseServiceName,
   parseUpstreamUrl,
   type ListenAddress,
   type Parsed,
@@ -580,6 +581,32 @@ export const SETTINGS = define({
     ...text('a file path'),
     commands: ['injector'],
   } satisfies SettingDefinition<string>,
+  injectorTlsSecret: {
+    env: 'SFD_INJECTOR_TLS_SECRET',
+    description:
+      'a Secret in which the injector keeps a CA and a serving certificate of its own, renewed before they ' +
+      'expire, and writes the CA bundle into SFD_INJECTOR_WEBHOOK; instead of SFD_TLS_CERT_FILE and ' +
+      'SFD_TLS_KEY_FILE',
+    parse: parseObjectName,
+    allowed: 'an object name',
+    commands: ['injector'],
+  } satisfies SettingDefinition<string>,
+  injectorWebhook: {
+    env: 'SFD_INJECTOR_WEBHOOK',
+    description: 'the MutatingWebhookConfiguration whose CA bundle the injector keeps; with SFD_INJECTOR_TLS_SECRET',
+    parse: parseObjectName,
+    allowed: 'an object name',
+    commands: ['injector'],
+  } satisfies SettingDefinition<string>,
+  injectorService: {
+    env: 'SFD_INJECTOR_SERVICE',
+    description:
+      "the webhook's Service as NAME.NAMESPACE: the names its serving certificate is for, and the namespace " +
+      'of SFD_INJECTOR_TLS_SECRET; with SFD_INJECTOR_TLS_SECRET',
+    parse: parseServiceName,
+    allowed: 'NAME.NAMESPACE, two DNS labels',
+    commands: ['injector'],
+  } satisfies SettingDefinition<{ name: string; namespace: string }>,
   requestLog: {
     env: 'SFD_REQUEST_LOG',
     description:

@@ -18,13 +18,17 @@ import { errorAnswer } from '../http/error-answer.js';
 import { createBodyBudget } from '../http/body-budget.js';
 import { createInjectorApp } from './create-injector-app.js';
 import { VERSION } from '../version.js';
-import { watchTlsFiles, type TlsFiles, type TlsPair } from './tls-files.js';
+import type { TlsPair } from './tls-pair.js';
 
 export interface InjectorOptions {
   readonly listen: ListenAddress;
   readonly adminListen: ListenAddress;
   readonly defaults: InjectionOptions;
-  readonly tls: TlsFiles & { readonly initial: TlsPair; readonly reloadIntervalMs: number };
+  /** The certificate to serve first, and what hands over each new one (returns a stop function). */
+  readonly tls: {
+    readonly initial: TlsPair;
+    readonly watch: (use: (pair: TlsPair) => void, current: TlsPair) => () => void;
+  };
   readonly limits: Limits;
   readonly logger: Logger;
   readonly metrics: Metrics;
@@ -111,15 +115,10 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     await closeGracefully(admin, 0);
     throw error;
   }
-  const stopWatching = watchTlsFiles(options.tls, {
-    logger,
-    current: certificate,
-    intervalMs: options.tls.reloadIntervalMs,
-    use: (pair) => {
-      certificate = pair;
-      server.setSecureContext({ cert: pair.cert, key: pair.key, ...FORWARD_SECRET });
-    },
-  });
+  const stopWatching = options.tls.watch((pair) => {
+    certificate = pair;
+    server.setSecureContext({ cert: pair.cert, key: pair.key, ...FORWARD_SECRET });
+  }, certificate);
   logger.info('injector listening', {
     version: VERSION,
     webhook: formatAddress(address),

@@ -3,18 +3,12 @@
 // with a timer as a backstop. A pair that does not load (half-written, mismatched) never replaces the
 // one in use.
 import { watch, type FSWatcher } from 'node:fs';
-import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { createSecureContext } from 'node:tls';
 import { dirname } from 'node:path';
 import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import type { Logger } from '../observability/logger.js';
+import { loadPemPair, type TlsPair } from './tls-pair.js';
 
-export interface TlsPair {
-  readonly cert: string;
-  readonly key: string;
-  /** When the certificate stops being valid (ISO 8601). */
-  readonly validTo: string;
-}
+export type { TlsPair } from './tls-pair.js';
 
 export interface TlsFiles {
   readonly certFile: string;
@@ -36,19 +30,10 @@ export async function loadTlsPair(
   const [cert, key] = await Promise.all([read(files.certFile), read(files.keyFile)]);
   if (typeof cert !== 'string') return { ok: false, problem: cert.problem };
   if (typeof key !== 'string') return { ok: false, problem: key.problem };
-  let validTo: string;
-  try {
-    validTo = new Date(new X509Certificate(cert).validTo).toISOString();
-  } catch {
-    return { ok: false, problem: `${files.certFile}: not a PEM certificate` };
-  }
-  try {
-    createPrivateKey(key);
-    createSecureContext({ cert, key });
-  } catch {
-    return { ok: false, problem: `${files.keyFile}: not a PEM private key for that certificate` };
-  }
-  return { ok: true, pair: { cert, key, validTo } };
+  const loaded = loadPemPair(cert, key);
+  return loaded.ok
+    ? loaded
+    : { ok: false, problem: `${loaded.which === 'cert' ? files.certFile : files.keyFile}: ${loaded.problem}` };
 }
 
 /** Watches the files and hands every new pair that loads to `use`; returns a stop function. */

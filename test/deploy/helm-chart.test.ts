@@ -64,6 +64,38 @@ interface Webhook {
 
 const webhooksOf = (objects: K8sObject[]): Webhook[] =>
   (objects.find((o) => o.kind === 'MutatingWebhookConfiguration') as unknown as { webhooks: Webhook[] }).webhooks;
+const webhookConfiguration = (objects: K8sObject[]) => objects.find((o) => o.kind === 'MutatingWebhookConfiguration')!;
+
+interface Rule {
+  apiGroups: string[];
+  resources: string[];
+  resourceNames?: string[];
+  verbs: string[];
+}
+interface Binding {
+  kind: string;
+  roleRef: { kind: string; name: string };
+  subjects: { kind: string; name: string }[];
+}
+
+/** Every rule granted to a service account, as RBAC resolves its bindings, with where it applies. */
+function grantsOf(objects: K8sObject[], serviceAccount: string) {
+  const bindings = objects.filter(
+    (o) => o.kind === 'RoleBinding' || o.kind === 'ClusterRoleBinding',
+  ) as unknown as Binding[];
+  return bindings
+    .filter((b) => b.subjects.some((s) => s.kind === 'ServiceAccount' && s.name === serviceAccount))
+    .flatMap((binding) => {
+      const role = objects.find((o) => o.kind === binding.roleRef.kind && o.metadata.name === binding.roleRef.name);
+      return ((role?.rules ?? []) as Rule[]).map((rule) => ({
+        resources: rule.resources,
+        names: rule.resourceNames,
+        verbs: rule.verbs,
+        scope: binding.kind === 'RoleBinding' ? 'the release namespace' : 'the cluster',
+      }));
+    });
+}
+
 const injectorPod = (objects: K8sObject[]) =>
   (
     objects.find((o) => o.kind === 'Deployment') as unknown as {
@@ -88,22 +120,27 @@ test('the chart ships one scenario per case', (t) => {
 
 test(
   'with only keystore.existingSecret it installs the injector and nothing else: two replicas, a budget, a ' +
-    'Service, a webhook',
+    'Service, a webhook, and the narrow rights to keep its certificate',
   (t) => {
     const lint = runTool(kubeTool('helm'), ['lint', '--strict', CHART, '--set', 'keystore.existingSecret=sfd-keys']);
     t.is(lint.code, 0, lint.stdout + lint.stderr);
     const { objects, code, stderr } = render(['--set', 'keystore.existingSecret=sfd-keys']);
     t.is(code, 0, stderr);
     t.deepEqual(objects.map((o) => o.kind).sort(), [
+      'ClusterRole',
+      'ClusterRoleBinding',
       'Deployment',
       'MutatingWebhookConfiguration',
       'Pod', // the `helm test` hook
       'PodDisruptionBudget',
+      'Role',
+      'RoleBinding',
       'Secret',
       'Service',
       'ServiceAccount',
     ]);
     for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
+    t.deepEqual(render(['--set', 'keystore.existingSecret=sfd-keys']).objects, objects, 'every render is the same');
     const deployment = injectorPod(objects);
     t.is(deployment.replicas, 2);
     const container = deployment.template.spec.containers[0]!;
@@ -122,16 +159,38 @@ test(
     });
     t.deepEqual((container.readinessProbe as { httpGet: unknown }).httpGet, { path: '/readyz', port: 'admin' });
     const secret = objects.find((o) => o.kind === 'Secret') as unknown as {
+      metadata: { name: string };
       type: string;
       data: Record<string, string>;
     };
-    t.is(secret.type, 'kubernetes.io/tls');
+    t.like(
+      secret,
+      { type: 'kubernetes.io/tls', data: { 'tls.crt': '', 'tls.key': '' } },
+      'empty: the injector fills it',
+    );
+    t.like(env, {
+      SFD_INJECTOR_TLS_SECRET: secret.metadata.name,
+      SFD_INJECTOR_WEBHOOK: webhookConfiguration(objects).metadata.name,
+      SFD_INJECTOR_SERVICE: 'release-sfd-sidecar.sfd-system',
+    });
+    t.is(deployment.template.spec.automountServiceAccountToken, true, 'a token, for the API calls');
+    t.is(deployment.template.spec.volumes, undefined);
+    t.deepEqual(grantsOf(objects, deployment.template.spec.serviceAccountName as string), [
+      {
+        resources: ['mutatingwebhookconfigurations'],
+        names: [webhookConfiguration(objects).metadata.name],
+        verbs: ['get', 'update'],
+        scope: 'the cluster',
+      },
+      {
+        resources: ['secrets'],
+        names: [secret.metadata.name],
+        verbs: ['get', 'update'],
+        scope: 'the release namespace',
+      },
+    ]);
     for (const webhook of webhooksOf(objects)) {
-      t.is(
-        webhook.clientConfig.caBundle,
-        secret.data['ca.crt'],
-        "the webhook trusts the CA that signed the injector's certificate",
-      );
+      t.is(webhook.clientConfig.caBundle, undefined, 'the injector writes the CA bundle');
       t.like(webhook, {
         sideEffects: 'None',
         failurePolicy: 'Ignore',
@@ -150,6 +209,17 @@ test(
     );
   },
 );
+
+test('issuer chart: the chart generates a CA, and the webhook trusts the one that signed the certificate', (t) => {
+  const { objects } = render(['--set', 'keystore.existingSecret=sfd-keys', '--set', 'certificates.issuer=chart']);
+  const secret = objects.find((o) => o.kind === 'Secret') as unknown as { data: Record<string, string> };
+  for (const webhook of webhooksOf(objects)) t.is(webhook.clientConfig.caBundle, secret.data['ca.crt']);
+  t.false(
+    objects.some((o) => o.kind.endsWith('Role')),
+    'no API rights',
+  );
+  t.is(injectorPod(objects).template.spec.automountServiceAccountToken, false);
+});
 
 test("the webhook's selectors never match kube-system, the release's namespace or the injector's own pods", (t) => {
   const { objects } = render([
@@ -360,11 +430,11 @@ test('NOTES say where the certificate comes from and how a pod asks for the side
     t.is(result.code, 0, result.stderr);
     return (parse(result.stdout) as { data: { notes: string } }).data.notes;
   };
-  const chartIssued = notesOf('classic-values.yaml');
-  t.regex(chartIssued, /the chart \(a CA kept in the Secret release-sfd-sidecar-tls\)/);
-  t.regex(chartIssued, /sfd-sidecar\.io\/inject: "true"/);
-  t.regex(chartIssued, /\(classic form\)/);
-  t.regex(chartIssued, /needs the key store Secret sfd-keys/);
+  const injectorIssued = notesOf('classic-values.yaml');
+  t.regex(injectorIssued, /the injector \(a CA it keeps and renews in the Secret release-sfd-sidecar-tls\)/);
+  t.regex(injectorIssued, /sfd-sidecar\.io\/inject: "true"/);
+  t.regex(injectorIssued, /\(classic form\)/);
+  t.regex(injectorIssued, /needs the key store Secret sfd-keys/);
   t.regex(notesOf('cert-manager-values.yaml'), /comes from cert-manager/);
 });
 

@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { readRegularFile } from '../../src/files/regular-file.js';
 import type { InjectionOptions } from '../../src/inject/injection-options.js';
 import { startInjector, type InjectorOptions, type RunningInjector } from '../../src/injector/start-injector.js';
-import { loadTlsPair } from '../../src/injector/tls-files.js';
+import { loadTlsPair, watchTlsFiles } from '../../src/injector/tls-files.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { DEFAULTS } from './injection.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
@@ -51,7 +51,10 @@ export async function startInjectorStack(
     listen: { host: '127.0.0.1', port: 0 },
     adminListen: { host: '127.0.0.1', port: 0 },
     defaults,
-    tls: { ...files, initial: loaded.pair, reloadIntervalMs: 60_000 },
+    tls: {
+      initial: loaded.pair,
+      watch: (use, current) => watchTlsFiles(files, { logger: logs.logger, use, current, intervalMs: 60_000 }),
+    },
     limits: DEFAULT_LIMITS,
     logger: logs.logger,
     metrics: createMetrics('injector'),

@@ -16,6 +16,10 @@ import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
+import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
+import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
+import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Pod } from 'kubernetes-models/v1/Pod';
 import { Secret } from 'kubernetes-models/v1/Secret';
@@ -37,6 +41,10 @@ const MODELS: Record<string, new (data: never) => Model> = {
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'v1/ServiceAccount': ServiceAccount,
+  'rbac.authorization.k8s.io/v1/Role': Role,
+  'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
+  'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
+  'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
   'admissionregistration.k8s.io/v1/MutatingWebhookConfiguration': MutatingWebhookConfiguration,
   'v1/Service': Service,
   'v1/Secret': Secret,

@@ -64,10 +64,19 @@ app.kubernetes.io/component: injector
 {{- printf "%s-tls" (include "sfd-sidecar.fullname" .) -}}
 {{- end -}}
 
+{{- /* Who issues the webhook's certificate: certManager, injector or chart (auto resolved). */}}
+{{- define "sfd-sidecar.issuer" -}}
+{{- $issuer := .Values.certificates.issuer }}
+{{- if eq $issuer "auto" }}
+{{- ternary "certManager" "injector" (.Capabilities.APIVersions.Has "cert-manager.io/v1") }}
+{{- else }}
+{{- $issuer }}
+{{- end }}
+{{- end -}}
+
 {{/* "true" when cert-manager issues the webhook's certificate. */}}
 {{- define "sfd-sidecar.certManager" -}}
-{{- $issuer := .Values.certificates.issuer }}
-{{- if or (eq $issuer "certManager") (and (eq $issuer "auto") (.Capabilities.APIVersions.Has "cert-manager.io/v1")) -}}
+{{- if eq (include "sfd-sidecar.issuer" .) "certManager" -}}
 true
 {{- end -}}
 {{- end -}}
