@@ -3,9 +3,6 @@
 import { SETTINGS } from '../config/settings.js';
 import { ConfigError } from '../config/config-error.js';
 import type { SettingReader } from '../config/setting-reader.js';
-import { DEFAULT_CERTIFICATE_POLICY } from '../injector/certificate-plan.js';
-import { createKubeApi } from '../injector/kube-api.js';
-import { createManagedCertificates, watchManagedCertificates } from '../injector/managed-certificates.js';
 import { loadTlsPair, watchTlsFiles } from '../injector/tls-files.js';
 import type { TlsPair } from '../injector/tls-pair.js';
 import { describeFileProblem } from '../files/regular-file.js';
@@ -78,6 +75,14 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
           `${describeFileProblem(error)}; the pod needs its service account token mounted`,
       ]);
     }
+    // The certificate authority (and node-forge) loads only in this mode: an injector given files does
+    // not carry it.
+    const [{ DEFAULT_CERTIFICATE_POLICY }, { createKubeApi }, { createManagedCertificates, watchManagedCertificates }] =
+      await Promise.all([
+        import('../injector/certificate-plan.js'),
+        import('../injector/kube-api.js'),
+        import('../injector/managed-certificates.js'),
+      ]);
     const api = createKubeApi({
       baseUrl: `https://${host!.includes(':') ? `[${host}]` : host}:${port}`,
       ca,
