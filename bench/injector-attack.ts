@@ -9,13 +9,22 @@ import tls from 'node:tls';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { parseQuantity } from '../src/config/quantity.js';
 import { admissionReviewOf } from '../test/helpers/admission-review.js';
 import { startShippedInjectorChild, superviseChildren } from './child-supervisor.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MiB = 1024 * 1024;
-/** The chart's memory limit for the injector. */
-const CHART_LIMIT_MIB = 128;
+/** The chart's memory limit for the injector, as its values give it. */
+const CHART_LIMIT_MIB = (() => {
+  const values = parse(readFileSync(join(ROOT, 'helm/sfd-sidecar/values.yaml'), 'utf8')) as {
+    resources: { limits: { memory: string } };
+  };
+  const bytes = parseQuantity(values.resources.limits.memory);
+  if (bytes === null) throw new Error('helm/sfd-sidecar/values.yaml: resources.limits.memory is not a quantity');
+  return bytes / MiB;
+})();
 
 const rssMb = (pid: number): number =>
   Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;

@@ -20,7 +20,8 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
   const adminListen = r.value('adminListen');
   const logLevel = r.value('logLevel');
   const read = readLimits(r, SETTINGS.maxBodyBytes.default);
-  // Two of the largest reviews with their answers: what the chart's 128Mi leaves after the process itself.
+  // Two of the largest reviews with their answers: what the chart's memory limit leaves after the process
+  // itself, with room for the connections of callers that stop reading.
   const limits = r.isSet('maxBufferedBodyBytes') ? read : { ...read, maxBufferedBodyBytes: INJECTOR_BUFFERED_BYTES };
   const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
   const openCertificates = readCertificateSettings(r, deps);
