@@ -1,7 +1,9 @@
 // Turns a key store file's text into a KeyStore, or into every problem found, in one run: each profile
 // and key is checked field by field, and the checks that need a field (windows, duplicates, secret
-// files) run wherever that field is right. Problems name the place in the file and what is allowed,
-// and never quote a value. Warnings are for what works but is likely a mistake.
+// files) run wherever that field is right. Problems give their line and column and what is allowed.
+// They quote nothing of the file but what has passed as a profile name or an access key id in its
+// place: a secret written one line off lands where a field name or a name is expected, and these
+// messages reach /readyz and the log. Warnings are for what works but is likely a mistake.
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseUpstreamUrl, type UpstreamTarget } from '../config/parsers.js';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
@@ -27,27 +29,43 @@ const isObject = (value: unknown): value is Fields =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 const fieldList = (fields: object): string => Object.keys(fields).join(', ');
 
-/** Collects the problems and warnings of one file. */
+type Path = readonly (string | number)[];
+
+/** Collects the problems and warnings of one file, each at its place. */
 class Findings {
   readonly problems: string[] = [];
   readonly warnings: string[] = [];
+  constructor(private readonly place: (path: Path) => string) {}
+  problem(path: Path, label: string, message: string): void {
+    this.problems.push(`${this.place(path)}: ${label}: ${message}`);
+  }
+  warning(path: Path, label: string, message: string): void {
+    this.warnings.push(`${this.place(path)}: ${label}: ${message}`);
+  }
 }
+
+/** Where a problem is, in words that quote only validated names. */
+interface At {
+  readonly path: Path;
+  readonly label: string;
+}
+const child = (at: At, field: string): At => ({ path: [...at.path, field], label: `${at.label}.${field}` });
 
 export async function parseKeyStore(text: string, filePath: string, files: KeyStoreFiles): Promise<ParsedKeyStore> {
   const parsed = parseStructuredText(text, filePath);
   if (!parsed.ok) return { ok: false, problems: parsed.problems, warnings: [] };
-  const found = new Findings();
+  const found = new Findings(parsed.place);
   const profiles = new Map<string, Profile>();
   const root = parsed.value;
-  if (!isObject(root)) found.problems.push('(file): must be an object with "profiles"');
+  if (!isObject(root)) found.problem([], '(file)', 'must be an object with "profiles"');
   else {
     for (const name of Object.keys(root))
-      if (name !== 'profiles') found.problems.push(`(file): has no field "${name}" (a key store has profiles)`);
+      if (name !== 'profiles') found.problem([name], '(file)', 'a field a key store does not have (it has profiles)');
     const entries = isObject(root.profiles) ? Object.entries(root.profiles) : null;
-    if (entries === null) found.problems.push('profiles: must be an object of profiles by name');
-    else if (entries.length === 0) found.problems.push('profiles: must hold at least one profile');
-    for (const [name, profile] of entries ?? []) {
-      const built = await buildProfile(name, profile, dirname(filePath), files, found);
+    if (entries === null) found.problem(['profiles'], 'profiles', 'must be an object of profiles by name');
+    else if (entries.length === 0) found.problem(['profiles'], 'profiles', 'must hold at least one profile');
+    for (const [index, [name, profile]] of (entries ?? []).entries()) {
+      const built = await buildProfile(name, index, profile, dirname(filePath), files, found);
       if (built) profiles.set(name, built);
     }
   }
@@ -58,42 +76,50 @@ export async function parseKeyStore(text: string, filePath: string, files: KeySt
 
 async function buildProfile(
   name: string,
+  index: number,
   profile: unknown,
   baseDir: string,
   files: KeyStoreFiles,
   found: Findings,
 ): Promise<Profile | null> {
-  const at = `profiles.${name}`;
+  const named = PROFILE_NAME_PATTERN.test(name);
+  // A name that is not a profile name may be anything, a secret among them: it goes by its position.
+  const at: At = { path: ['profiles', name], label: named ? `profiles.${name}` : `profiles[${index}]` };
   const before = found.problems.length;
-  if (!PROFILE_NAME_PATTERN.test(name))
-    found.problems.push(`${at}: a profile name must be letters, digits, dot, dash and underscore, at most 63`);
+  if (!named)
+    found.problem(at.path, at.label, 'a profile name must be letters, digits, dot, dash and underscore, at most 63');
   if (!isObject(profile)) {
-    found.problems.push(`${at}: must be an object with keys`);
+    found.problem(at.path, at.label, 'must be an object with keys');
     return null;
   }
   const known = { ...PROFILE_FIELDS, keys: null };
   for (const field of Object.keys(profile))
-    if (!(field in known)) found.problems.push(`${at}: has no field "${field}" (a profile has ${fieldList(known)})`);
+    if (!(field in known))
+      found.problem([...at.path, field], at.label, `a field a profile does not have (it has ${fieldList(known)})`);
   const signing: Partial<SigningOptions> = {};
   for (const [field, definition] of Object.entries(PROFILE_FIELDS)) {
     if (profile[field] === undefined) continue;
     const checked = checkField(definition, profile[field]);
-    if (!checked.ok) found.problems.push(`${at}.${field}: must be ${checked.allowed}`);
+    const place = child(at, field);
+    if (!checked.ok) found.problem(place.path, place.label, `must be ${checked.allowed}`);
     else if (field !== 'upstreamUrl') (signing as Fields)[field] = checked.value;
   }
   let upstream: UpstreamTarget | null = null;
   if (typeof profile.upstreamUrl === 'string') {
     const url = parseUpstreamUrl(profile.upstreamUrl);
+    const place = child(at, 'upstreamUrl');
     if (url.ok) upstream = url.value;
-    else found.problems.push(`${at}.upstreamUrl: must be ${url.allowed}`);
+    else found.problem(place.path, place.label, `must be ${url.allowed}`);
   }
   const keys: StoredKey[] = [];
+  const keysAt = child(at, 'keys');
   if (!Array.isArray(profile.keys) || profile.keys.length === 0)
-    found.problems.push(`${at}.keys: must be a list of one key or more`);
+    found.problem(keysAt.path, keysAt.label, 'must be a list of one key or more');
   else {
     const seen = new Set<string>();
     for (const [index, entry] of profile.keys.entries()) {
-      const key = await buildKey(entry, `${at}.keys[${index}]`, baseDir, files, found, seen);
+      const keyAt = { path: [...keysAt.path, index], label: `${keysAt.label}[${index}]` };
+      const key = await buildKey(entry, keyAt, baseDir, files, found, seen);
       if (key) keys.push(key);
     }
   }
@@ -102,37 +128,39 @@ async function buildProfile(
 
 async function buildKey(
   entry: unknown,
-  at: string,
+  at: At,
   baseDir: string,
   files: KeyStoreFiles,
   found: Findings,
   seen: Set<string>,
 ): Promise<StoredKey | null> {
   if (!isObject(entry)) {
-    found.problems.push(`${at}: must be an object with accessKeyId and secret or secretFile`);
+    found.problem(at.path, at.label, 'must be an object with accessKeyId and secret or secretFile');
     return null;
   }
   const before = found.problems.length;
   for (const field of Object.keys(entry))
     if (!(field in KEY_FIELDS))
-      found.problems.push(`${at}: has no field "${field}" (a key has ${fieldList(KEY_FIELDS)})`);
+      found.problem([...at.path, field], at.label, `a field a key does not have (it has ${fieldList(KEY_FIELDS)})`);
   const value: Fields = {};
   for (const [field, definition] of Object.entries(KEY_FIELDS)) {
     if (entry[field] === undefined) continue;
     const checked = checkField(definition, entry[field]);
+    const place = child(at, field);
     if (checked.ok) value[field] = checked.value;
-    else found.problems.push(`${at}.${field}: must be ${checked.allowed}`);
+    else found.problem(place.path, place.label, `must be ${checked.allowed}`);
   }
   const id = value.accessKeyId as string | undefined;
-  if (entry.accessKeyId === undefined) found.problems.push(`${at}.accessKeyId: required, the access key id`);
+  const idAt = child(at, 'accessKeyId');
+  if (entry.accessKeyId === undefined) found.problem(at.path, idAt.label, 'required, the access key id');
   if (id !== undefined) {
-    if (seen.has(id)) found.problems.push(`${at}.accessKeyId: ${id} appears twice in this profile`);
+    if (seen.has(id)) found.problem(idAt.path, idAt.label, `${id} appears twice in this profile`);
     seen.add(id);
   }
   const notBefore = typeof value.notBefore === 'string' ? Date.parse(value.notBefore) : null;
   const notAfter = typeof value.notAfter === 'string' ? Date.parse(value.notAfter) : null;
   if (notBefore !== null && notAfter !== null && notBefore >= notAfter)
-    found.problems.push(`${at}: notBefore must be earlier than notAfter`);
+    found.problem(at.path, at.label, 'notBefore must be earlier than notAfter');
   const secret = await readSecret(entry, value, at, baseDir, files, found);
   if (found.problems.length > before || id === undefined || secret === null) return null;
   return { key: createAccessKey(id, secret), notBefore, notAfter };
@@ -141,35 +169,37 @@ async function buildKey(
 async function readSecret(
   entry: Fields,
   value: Fields,
-  at: string,
+  at: At,
   baseDir: string,
   files: KeyStoreFiles,
   found: Findings,
 ): Promise<string | null> {
   if ((entry.secret === undefined) === (entry.secretFile === undefined)) {
-    found.problems.push(`${at}: give exactly one of secret and secretFile`);
+    found.problem(at.path, at.label, 'give exactly one of secret and secretFile');
     return null;
   }
   const warnEdges = (secret: string, where: string): void => {
     const whitespace = secretWhitespaceProblem(secret);
-    if (whitespace) found.warnings.push(`${at}: the secret ${where}${whitespace}`);
+    if (whitespace) found.warning(at.path, at.label, `the secret ${where}${whitespace}`);
   };
   if (typeof value.secret === 'string') {
     warnEdges(value.secret, '');
     return value.secret;
   }
   if (typeof value.secretFile !== 'string') return null;
+  // A path that could not be read is not quoted: it may be a secret written in its place.
+  const fileAt = child(at, 'secretFile');
   const path = isAbsolute(value.secretFile) ? value.secretFile : join(baseDir, value.secretFile);
   try {
     const secret = (await files.readFile(path, FILE_LIMITS.secret)).replace(/\r?\n$/, '');
     if (secret === '') {
-      found.problems.push(`${at}.secretFile: ${value.secretFile} is empty`);
+      found.problem(fileAt.path, fileAt.label, `${value.secretFile} is empty`);
       return null;
     }
     warnEdges(secret, `in ${value.secretFile} `);
     return secret;
   } catch (error) {
-    found.problems.push(`${at}.secretFile: ${value.secretFile}: ${describeFileProblem(error)}`);
+    found.problem(fileAt.path, fileAt.label, describeFileProblem(error));
     return null;
   }
 }

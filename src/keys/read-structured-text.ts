@@ -2,9 +2,10 @@
 // parsers quote the text around a problem (yaml even prints its warnings to stderr by itself). Here
 // every problem is a place (line and column) and a description of its own; nothing of the text leaves
 // this module but the parsed value.
-import { readYamlDocument, type YamlProblem, type YAMLError } from '../text/yaml.js';
+import { readYamlDocument, type YamlPath, type YamlProblem, type YAMLError } from '../text/yaml.js';
 
-export type StructuredText = { ok: true; value: unknown } | { ok: false; problems: string[] };
+export type StructuredText =
+  { ok: true; value: unknown; place: (path: YamlPath) => string } | { ok: false; problems: string[] };
 
 /** Aliases a key store needs are few; a document that expands many is refused, not expanded. */
 const MAX_ALIAS_COUNT = 100;
@@ -16,7 +17,7 @@ export function parseStructuredText(text: string, fileName: string): StructuredT
 
 function parseYaml(text: string): StructuredText {
   const read = readYamlDocument(text, { maxAliasCount: MAX_ALIAS_COUNT });
-  if (read.ok) return read;
+  if (read.ok) return { ok: true, value: read.value, place: placeIn(text, read.offsetOf) };
   // A warning is a problem too: an unknown tag (`!vault ...`) would otherwise be read as a plain string.
   if (read.tooManyAliases)
     return { ok: false, problems: [`(file): not valid YAML: aliases expand to more than ${MAX_ALIAS_COUNT} nodes`] };
@@ -36,9 +37,10 @@ function parseJson(text: string): StructuredText {
   // JSON.parse keeps the last of two equal keys without a word: a key store where `secret` appears
   // twice in one key is ambiguous, so it is refused as it is in YAML.
   const checked = readYamlDocument(text, { json: true, maxAliasCount: 0 });
-  const duplicate = checked.ok ? undefined : checked.problems.find((problem) => problem.code === 'DUPLICATE_KEY');
+  if (checked.ok) return { ok: true, value, place: placeIn(text, checked.offsetOf) };
+  const duplicate = checked.problems.find((problem) => problem.code === 'DUPLICATE_KEY');
   if (duplicate) return { ok: false, problems: [describeProblem(duplicate, text, 'JSON')] };
-  return { ok: true, value };
+  return { ok: true, value, place: () => 'line 1, column 1' };
 }
 
 /** What each of yaml's problem codes means, in words that quote nothing. */
@@ -69,7 +71,16 @@ export function describeYamlCode(code: YAMLError['code']): string {
 
 /** ` at line L, column C` (1-based) of a character offset. */
 export function where(text: string, offset: number): string {
+  return ` at ${lineAndColumn(text, offset)}`;
+}
+
+function lineAndColumn(text: string, offset: number): string {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const line = before.split('\n').length;
-  return ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+  return `line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
 }
+
+const placeIn =
+  (text: string, offsetOf: (path: YamlPath) => number) =>
+  (path: YamlPath): string =>
+    lineAndColumn(text, offsetOf(path));

@@ -1,6 +1,6 @@
 // YAML, read and written through one library: the only module that imports yaml. Readers here never
 // let the library print (its warnings quote the text) and report problems by position only.
-import { parseDocument, stringify, type YAMLError } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type YAMLError } from 'yaml';
 
 export type { YAMLError };
 
@@ -14,7 +14,9 @@ export interface YamlProblem {
 export function readYamlDocument(
   text: string,
   options: { readonly json?: boolean; readonly uniqueKeys?: boolean; readonly maxAliasCount: number },
-): { ok: true; value: unknown } | { ok: false; problems: YamlProblem[]; tooManyAliases?: true } {
+):
+  | { ok: true; value: unknown; offsetOf: (path: YamlPath) => number }
+  | { ok: false; problems: YamlProblem[]; tooManyAliases?: true } {
   const document = parseDocument(text, {
     logLevel: 'silent',
     prettyErrors: false,
@@ -25,10 +27,39 @@ export function readYamlDocument(
   if (found.length > 0)
     return { ok: false, problems: found.map((error) => ({ code: error.code, offset: error.pos[0] })) };
   try {
-    return { ok: true, value: document.toJS({ maxAliasCount: options.maxAliasCount }) as unknown };
+    const value = document.toJS({ maxAliasCount: options.maxAliasCount }) as unknown;
+    return { ok: true, value, offsetOf: (path) => offsetIn(document, path) };
   } catch {
     return { ok: false, problems: [], tooManyAliases: true };
   }
+}
+
+/** Where a value sits: mapping keys and list indexes from the top of the document. */
+export type YamlPath = readonly (string | number)[];
+
+/** The offset of the node at `path` (of its key, in a mapping), or of the deepest part of it found. */
+function offsetIn(document: Document, path: YamlPath): number {
+  let node: unknown = document.contents;
+  let offset = startOf(node) ?? 0;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find(
+        (item) => String(isScalar(item.key) ? item.key.value : item.key) === String(segment),
+      );
+      if (pair === undefined) break;
+      offset = startOf(pair.key) ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number' && segment < node.items.length) {
+      node = node.items[segment];
+      offset = startOf(node) ?? offset;
+    } else break;
+  }
+  return offset;
+}
+
+function startOf(node: unknown): number | undefined {
+  const range = (node as { range?: [number, number, number] } | null)?.range;
+  return range?.[0];
 }
 
 /** A value as a YAML document (generated files). */

@@ -99,7 +99,7 @@ test(
     t.is(check.code, 0);
     t.regex(
       check.stdout + check.stderr,
-      /warning: profiles\.default\.keys\[0\]: the secret in \.\/secret has 3 whitespace characters at its end/,
+      /warning: line 4, column 9: profiles\.default\.keys\[0\]: the secret in \.\/secret has 3 whitespace characters/,
     );
     t.false((check.stdout + check.stderr).includes(TEST_SECRET));
   },
@@ -222,8 +222,8 @@ test(
       'profiles.default.signatureVersion: must be 2 or 1',
       'profiles.default.keys[0].accessKeyId: must be 1 to 128 printable characters',
       'profiles.default.keys[0].notBefore: must be an RFC 3339 instant',
-      'profiles.Bad Name: a profile name must be letters, digits, dot, dash and underscore',
-      'profiles.Bad Name.keys: must be a list of one key or more',
+      'line 8, column 3: profiles[1]: a profile name must be letters, digits, dot, dash and underscore',
+      'line 9, column 5: profiles[1].keys: must be a list of one key or more',
     ]) {
       t.true(bad.stderr.includes(problem), problem);
     }

@@ -53,11 +53,10 @@ test('keys check: an invalid store exits 1 listing every problem, without the se
     run.stderr.includes('profiles.billing.keys[0].notAfter: must be an RFC 3339 instant, e.g. 2026-12-01T00:00:00Z'),
   );
   t.true(
-    run.stderr.includes(
-      'profiles.bad name: a profile name must be letters, digits, dot, dash and underscore, at most 63',
-    ),
+    run.stderr.includes('profiles[1]: a profile name must be letters, digits, dot, dash and underscore, at most 63'),
   );
-  t.true(run.stderr.includes('profiles.bad name.keys: must be a list of one key or more'));
+  t.true(run.stderr.includes('profiles[1].keys: must be a list of one key or more'));
+  t.false(run.stderr.includes('bad name'), 'a name that is not a profile name is not quoted');
   t.false(run.stderr.includes(SECRET));
   const missing = await runCli(['keys', 'check', '/nope/keystore.json']);
   t.is(missing.code, 1);

@@ -60,7 +60,7 @@ test('a key store swapped for a FIFO is refused at once and named in /readyz', a
 test('a secret file swapped for a FIFO or a symlink to /dev/zero is refused, not read without end', async (t) => {
   const { volume, sidecar } = await sidecarOnVolume(t);
   replaceInVolume(volume, 'key.secret', (path) => execFileSync('mkfifo', [path]));
-  await expectRefusedAndServing(t, sidecar, /keys\[0\]\.secretFile: key\.secret: not a regular file but a FIFO/);
+  await expectRefusedAndServing(t, sidecar, /keys\[0\]\.secretFile: not a regular file but a FIFO/);
   replaceInVolume(volume, 'key.secret', (path) => symlinkSync('/dev/zero', path));
   await expectRefusedAndServing(t, sidecar, /not a regular file but a character device/);
 });

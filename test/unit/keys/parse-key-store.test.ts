@@ -114,16 +114,16 @@ test('semantic problems are all listed once the shape is right', async (t) => {
       },
     },
   };
-  const parsed = await parseKeyStore(JSON.stringify(broken), join(dir, 'keystore.json'), files);
+  const parsed = await parseKeyStore(JSON.stringify(broken, null, 2), join(dir, 'keystore.json'), files);
   if (parsed.ok) return t.fail('accepted a broken store');
   t.deepEqual(parsed.problems, [
-    'profiles.billing.upstreamUrl: must be an http:// or https:// base URL like https://host[:port][/prefix], ' +
-      'without user, query or fragment',
-    'profiles.billing.keys[0]: give exactly one of secret and secretFile',
-    'profiles.billing.keys[1].secretFile: missing.secret: does not exist (ENOENT)',
-    'profiles.billing.keys[2]: notBefore must be earlier than notAfter',
-    'profiles.billing.keys[3].accessKeyId: AKFOUR appears twice in this profile',
-    'profiles.billing.keys[4]: give exactly one of secret and secretFile',
+    'line 4, column 7: profiles.billing.upstreamUrl: must be an http:// or https:// base URL like ' +
+      'https://host[:port][/prefix], without user, query or fragment',
+    'line 6, column 9: profiles.billing.keys[0]: give exactly one of secret and secretFile',
+    'line 13, column 11: profiles.billing.keys[1].secretFile: does not exist (ENOENT)',
+    'line 15, column 9: profiles.billing.keys[2]: notBefore must be earlier than notAfter',
+    'line 22, column 11: profiles.billing.keys[3].accessKeyId: AKFOUR appears twice in this profile',
+    'line 25, column 9: profiles.billing.keys[4]: give exactly one of secret and secretFile',
   ]);
   t.false(parsed.problems.join('\n').includes(SECRET));
 });
@@ -160,4 +160,30 @@ test('the published JSON Schema is the generated one and accepts and refuses lik
   };
   t.false(validate(badMonth), 'the schema refuses month 13');
   t.false((await parseKeyStore(JSON.stringify(badMonth), '/x/keystore.json', files)).ok, 'and so does the sidecar');
+});
+
+test('a secret where a name or a field belongs is never quoted: the problem gives its line', async (t) => {
+  const dir = storeDir();
+  // `secret:` with its value on the next line, indented as a key; and a secret where a profile name goes.
+  const yaml = [
+    'profiles:',
+    '  billing:',
+    '    keys:',
+    '      - accessKeyId: AKBILL',
+    '        secret:',
+    `        ${SECRET}:`,
+    `  ${SECRET}+/=:`,
+    '    keys: []',
+    '',
+  ].join('\n');
+  const parsed = await parseKeyStore(yaml, join(dir, 'keystore.yaml'), files);
+  if (parsed.ok) return t.fail('accepted a broken store');
+  t.deepEqual(parsed.problems, [
+    'line 6, column 9: profiles.billing.keys[0]: a field a key does not have (it has accessKeyId, secret, ' +
+      'secretFile, notBefore, notAfter)',
+    'line 5, column 9: profiles.billing.keys[0].secret: must be a non-empty string',
+    'line 7, column 3: profiles[1]: a profile name must be letters, digits, dot, dash and underscore, at most 63',
+    'line 8, column 5: profiles[1].keys: must be a list of one key or more',
+  ]);
+  t.false(parsed.problems.join('\n').includes(SECRET.slice(0, 8)));
 });
