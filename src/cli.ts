@@ -53,9 +53,9 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
       readFileIfExists: deps.readFileIfExists,
     });
     const settings: CommandSettings = { ...merged, warnings: settingWarnings(merged) };
-    // serve writes its warnings as log lines; the other commands say them on stderr.
-    if (command.name !== 'serve' && command.name !== 'injector')
-      for (const warning of settings.warnings) deps.stderr(`sfd-sidecar ${command.name}: warning: ${warning}\n`);
+    // Before anything else, whatever follows: a misspelt name explains the problems after it (a setting
+    // said to be missing), and a banner or a failure must not hide it. serve and injector also log them.
+    for (const warning of settings.warnings) deps.stderr(`sfd-sidecar ${command.name}: warning: ${warning}\n`);
     switch (command.name) {
       case 'serve':
         return { service: await (await import('./cli/serve-command.js')).serveCommand(settings, deps) };

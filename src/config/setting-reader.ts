@@ -123,7 +123,11 @@ export class SettingReader {
   accessKey(): AccessKey | undefined {
     const { accessKeyId, accessKeySecret, accessKeySecretFile } = SETTINGS;
     const id = this.value('accessKeyId');
-    if (!this.isSet('accessKeyId')) this.problems.push(`${accessKeyId.env}: required, the access key id to sign with`);
+    if (!this.isSet('accessKeyId'))
+      this.problems.push(
+        `${accessKeyId.env}: required, the access key id to sign with, unless ${SETTINGS.keystoreFile.env} ` +
+          'names a key store',
+      );
     const value = this.raw('accessKeySecret');
     const hasFile = this.isSet('accessKeySecretFile');
     let secret: string | undefined;

@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { runCli } from '../helpers/cli-process.js';
+import { runCli, startCli } from '../helpers/cli-process.js';
+import { eventually } from '../helpers/keystore-stack.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 
 test('every problem is listed in one message and the process exits 2', async (t) => {
@@ -236,4 +237,32 @@ test('an SFD_UPSTREAM_PROXY the sidecar cannot use stops it, named and without i
     run.stderr,
   );
   t.false(run.stderr.includes('hunter2-proxy'));
+});
+
+test('a misspelt name is said first, even when the configuration it leaves incomplete is refused', async (t) => {
+  const run = await runCli(['serve'], {
+    env: { NODE_ENV: 'production', SFD_UPSTREAM_UR: 'https://gateway.example.com', SFD_ACCESS_KEY_ID: 'AKID' },
+  });
+  t.is(run.code, 2);
+  const warning = run.stderr.indexOf('SFD_UPSTREAM_UR (from the environment) is not a setting');
+  t.true(warning >= 0, run.stderr);
+  t.regex(run.stderr, /did you mean SFD_UPSTREAM_URL/);
+  t.true(warning < run.stderr.indexOf('Invalid configuration'), 'the warning comes before the problems');
+});
+
+test('a misspelt name is said before the demo banner', async (t) => {
+  const serve = await startCli(['serve'], null, { env: { SFD_UPSTREAM_UR: 'https://gateway.example.com' } });
+  t.teardown(() => serve.child.kill('SIGKILL'));
+  await eventually(() => serve.stderr().includes('Demo mode'));
+  t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') >= 0);
+  t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') < serve.stderr().indexOf('Demo mode'));
+});
+
+test('a missing key names both ways to give one: a key, or a key store', async (t) => {
+  const serve = await runCli(['serve'], { env: { SFD_UPSTREAM_URL: 'https://gateway.example.com' } });
+  t.is(serve.code, 2);
+  t.regex(serve.stderr, /SFD_ACCESS_KEY_ID: required, .*unless SFD_KEYSTORE_FILE names a key store/);
+  const list = await runCli(['keys', 'list']);
+  t.is(list.code, 2);
+  t.regex(list.stderr, /SFD_ACCESS_KEY_ID: required, .*unless SFD_KEYSTORE_FILE names a key store/);
 });
