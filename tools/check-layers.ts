@@ -51,6 +51,25 @@ export function layerBreaches(modules: readonly Module[]): string[] {
   return breaches;
 }
 
+/**
+ * Each allowance in the rules that no import uses, one line each: the rules say exactly what the code
+ * does, so a new dependency between parts is a decision made in tools/layers.ts, not one already open.
+ */
+export function unusedAllowances(modules: readonly Module[]): string[] {
+  const used = new Set<string>();
+  for (const module of modules)
+    for (const { fileName } of ts.preProcessFile(module.text, true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const target = normalize(join(dirname(module.path), fileName)).replace(/\\/g, '/');
+      used.add(`${partOf(module.path)} ${partOf(target.replace(/\.js$/, '.ts'))}`);
+    }
+  return Object.entries(ALLOWED_IMPORTS).flatMap(([from, allowed]) =>
+    allowed
+      .filter((to) => !used.has(`${from} ${to}`))
+      .map((to) => `tools/layers.ts allows src/${from} to import ${to}, and nothing there does: remove it`),
+  );
+}
+
 /** The directory a module is in, or the file itself at the top of src/. */
 function partOf(path: string): string {
   const slash = path.indexOf('/');
@@ -129,7 +148,8 @@ export function readModules(srcDir: string): Module[] {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const srcDir = fileURLToPath(new URL('../../src/', import.meta.url));
-  const breaches = layerBreaches(readModules(srcDir));
+  const modules = readModules(srcDir);
+  const breaches = [...layerBreaches(modules), ...unusedAllowances(modules)];
   for (const breach of breaches) process.stderr.write(`${breach}\n`);
   if (breaches.length > 0) {
     process.stderr.write(
