@@ -28,7 +28,7 @@ export function createRequestSigner(deps: {
 }): RequestSigner {
   const formatDate = createCachedDateFormatter();
   // Fields are copied one by one: an object spread here makes V8 allocate per request an object that
-  // survives into the old generation, which doubles the garbage collector's work.
+  // survives into the old generation, where collecting it costs far more than in the young one.
   return (request, identity) =>
     signRequest({
       method: request.method,

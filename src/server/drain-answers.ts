@@ -1,11 +1,10 @@
-// Draining a listener without waiting on callers' kept-alive connections. Node's server.close() stops accepting and
-// closes the connections idle at that
-// moment, but an answer in flight still said `Connection: keep-alive`, so its caller kept the
-// connection open and the drain waited for it until its timeout: the whole SFD_SHUTDOWN_TIMEOUT_MS after one answer of
-// 400 ms, then cut it. Once the drain starts, an answer not yet
-// begun says `Connection: close` (RFC 9112 §9.6), as does an answer to a request that arrives on an
-// open connection meanwhile; a connection whose answer had begun is closed as soon as that answer is
-// sent in full.
+// Draining a listener without waiting on callers' kept-alive connections. Node's server.close() stops
+// accepting and closes the connections idle at that moment; an answer in flight still says
+// `Connection: keep-alive`, so its caller would keep the connection open and the drain would wait for
+// it until SFD_SHUTDOWN_TIMEOUT_MS, then cut it, however short the answer. So once the drain starts, an
+// answer not yet begun says `Connection: close` (RFC 9112 §9.6), as does an answer to a request that
+// arrives on an open connection meanwhile; a connection whose answer had begun is closed as soon as
+// that answer is sent in full.
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
