@@ -4,6 +4,7 @@
 import { INJECTION_MODES } from '../src/inject/injection-options.js';
 import { IMAGE_PULL_POLICIES, LOG_LEVELS } from '../src/config/settings.js';
 import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
+import { DNS_LABEL, OBJECT_NAME } from '../src/config/parsers.js';
 import { SIGNATURE_VERSIONS } from '../src/signing/types.js';
 import { SETTINGS } from '../src/config/settings.js';
 
@@ -41,7 +42,6 @@ const labels = (description: string): Schema => ({
   additionalProperties: { type: 'string' },
 });
 
-const OBJECT_NAME = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
 const PORT = (description: string): Schema => integer(description, 1, 65535);
 
 export function chartValuesSchema(): Schema {
@@ -125,7 +125,7 @@ export function chartValuesSchema(): Schema {
       keystore: object(
         'The key store Secret every injected sidecar mounts.',
         {
-          existingSecret: string(SETTINGS.keystoreSecret.description, { pattern: OBJECT_NAME, maxLength: 253 }),
+          existingSecret: string(SETTINGS.keystoreSecret.description, { ...OBJECT_NAME }),
           key: string(SETTINGS.keystoreSecretKey.description, { pattern: '^[-._a-zA-Z0-9]+$' }),
         },
         { required: ['existingSecret'] },
@@ -140,7 +140,7 @@ export function chartValuesSchema(): Schema {
         timeoutSeconds: integer('Seconds the API server waits for the injector.', 1, 30),
         excludeNamespaces: {
           type: 'array',
-          items: { type: 'string', pattern: OBJECT_NAME },
+          items: { type: 'string', ...DNS_LABEL },
           description: "Namespaces never touched besides kube-system and the release's own.",
         },
       }),

@@ -1,7 +1,7 @@
 // `sfd-sidecar injector`: serves the mutating admission webhook that adds the sidecar to pods, with
 // the injection defaults of the settings (the same as `inject`), until SIGTERM.
 import { readLimits } from '../config/limits-config.js';
-import { SETTINGS } from '../config/settings.js';
+import { BUFFERED_BODY_DEFAULTS, SETTINGS } from '../config/settings.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
 import { startInjector } from '../injector/start-injector.js';
 import { readCertificateSettings } from './injector-certificates.js';
@@ -10,8 +10,6 @@ import { createMetrics } from '../observability/metrics.js';
 import type { RunningService } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
 import type { ServeDeps } from './serve-command.js';
-
-const INJECTOR_BUFFERED_BYTES = 8 * 1024 * 1024;
 
 export async function injectorCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
   const r = readerOf(settings, deps);
@@ -22,7 +20,9 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
   const read = readLimits(r, SETTINGS.maxBodyBytes.default);
   // Two of the largest reviews with their answers: what the chart's memory limit leaves after the process
   // itself, with room for the connections of callers that stop reading.
-  const limits = r.isSet('maxBufferedBodyBytes') ? read : { ...read, maxBufferedBodyBytes: INJECTOR_BUFFERED_BYTES };
+  const limits = r.isSet('maxBufferedBodyBytes')
+    ? read
+    : { ...read, maxBufferedBodyBytes: BUFFERED_BODY_DEFAULTS.injector };
   const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
   const openCertificates = readCertificateSettings(r, deps);
   r.assertValid();

@@ -1,7 +1,7 @@
 // Resource limits and retry settings: bounded sockets, connections, in-flight requests and the bytes
 // of their bodies, request heads and caller timeouts, and which methods are retried.
 import type { SettingReader } from './setting-reader.js';
-import { SETTINGS } from './settings.js';
+import { BUFFERED_BODY_DEFAULTS, SETTINGS } from './settings.js';
 
 export interface Limits {
   readonly upstreamMaxSockets: number;
@@ -23,7 +23,7 @@ export interface Limits {
 }
 
 /** The budget's own default; SFD_MAX_BODY_BYTES raises it when larger. */
-const BUFFERED_BODY_DEFAULT = 16 * 1024 * 1024;
+const BUFFERED_BODY_DEFAULT = BUFFERED_BODY_DEFAULTS.serve;
 
 export const DEFAULT_LIMITS: Limits = Object.freeze({
   upstreamMaxSockets: SETTINGS.upstreamMaxSockets.default,

@@ -106,19 +106,27 @@ export const parseMethods = (raw: string): Parsed<string[]> => {
 };
 
 /** A Kubernetes object name (RFC 1123 subdomain), as a Secret's or ConfigMap's must be. */
-const OBJECT_NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+export const OBJECT_NAME = {
+  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+  maxLength: 253,
+} as const;
+/** A DNS label (RFC 1123), as a namespace's or a Service's name must be. */
+export const DNS_LABEL = { pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', maxLength: 63 } as const;
+
+const matches = (name: { pattern: string; maxLength: number }) => {
+  const pattern = new RegExp(name.pattern);
+  return (text: string) => text.length <= name.maxLength && pattern.test(text);
+};
+const isObjectName = matches(OBJECT_NAME);
+const isDnsLabel = matches(DNS_LABEL);
 
 export const parseObjectName = (raw: string): Parsed<string> =>
-  OBJECT_NAME.test(raw.trim())
-    ? ok(raw.trim())
-    : fail('an object name: lower-case letters, digits, - and ., at most 253');
-
-const DNS_LABEL = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+  isObjectName(raw.trim()) ? ok(raw.trim()) : fail('an object name: lower-case letters, digits, - and ., at most 253');
 
 /** A Service as NAME.NAMESPACE. */
 export const parseServiceName = (raw: string): Parsed<{ name: string; namespace: string }> => {
   const [name = '', namespace = '', ...rest] = raw.trim().split('.');
-  return DNS_LABEL.test(name) && DNS_LABEL.test(namespace) && rest.length === 0
+  return isDnsLabel(name) && isDnsLabel(namespace) && rest.length === 0
     ? ok({ name, namespace })
     : fail('NAME.NAMESPACE: two DNS labels (lower-case letters, digits and -, at most 63 each)');
 };

@@ -102,6 +102,12 @@ const listen = { parse: parseListen, allowed: 'HOST:PORT, [IPv6]:PORT, or :PORT 
 const MiB = 1024 * 1024;
 
 /** Keeps each definition's value type, so that readers get typed values. */
+/**
+ * The default of SFD_MAX_BUFFERED_BODY_BYTES: the signing listener's, and the injector's, which the
+ * injector's memory limit in the chart leaves room for.
+ */
+export const BUFFERED_BODY_DEFAULTS = Object.freeze({ serve: 16 * MiB, injector: 8 * MiB });
+
 const define = <T extends Record<string, SettingDefinition>>(table: T): T => table;
 
 export const SETTINGS = define({
@@ -333,7 +339,9 @@ export const SETTINGS = define({
       'review bodies and the answers its callers have not read yet); what does not fit gets 503 ' +
       'Sidecar.BodyBufferFull (before it is sent when its length cannot fit); at least SFD_MAX_BODY_BYTES',
     ...integer(1, 64 * 1024 * MiB),
-    defaultText: '16777216, or SFD_MAX_BODY_BYTES when that is larger (injector: 8388608)',
+    defaultText:
+      `${BUFFERED_BODY_DEFAULTS.serve}, or SFD_MAX_BODY_BYTES when that is larger ` +
+      `(injector: ${BUFFERED_BODY_DEFAULTS.injector})`,
     commands: ['serve', 'injector'],
   } satisfies SettingDefinition<number>,
   maxHeaderBytes: {
