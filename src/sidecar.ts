@@ -28,6 +28,7 @@ import { closeGracefully, formatAddress, listen } from './server/listen.js';
 import type { NonceSource } from './signing/nonce.js';
 import type { SigningOptions } from './signing/types.js';
 import { VERSION } from './version.js';
+import { SETTINGS } from './config/settings.js';
 
 export interface SidecarOptions {
   /** SFD_UPSTREAM_URL; null when every profile names its own. */
@@ -121,7 +122,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     connections: observeConnections({
       ...observed,
       listener: 'signing',
-      setting: 'SFD_MAX_CONNECTIONS',
+      setting: SETTINGS.maxConnections.env,
       maxConnections: limits.maxConnections,
     }),
   });
@@ -154,10 +155,10 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     now: options.now,
   });
 
-  const adminAddress = await listen(adminServer, options.adminListen, 'SFD_ADMIN_LISTEN');
+  const adminAddress = await listen(adminServer, options.adminListen, SETTINGS.adminListen.env);
   let proxyAddress: AddressInfo;
   try {
-    proxyAddress = await listen(proxyServer, options.listen, 'SFD_LISTEN');
+    proxyAddress = await listen(proxyServer, options.listen, SETTINGS.listen.env);
   } catch (error) {
     await closeGracefully(adminServer, 0);
     forwarders.close();
@@ -175,7 +176,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
   if (options.egressProxy?.unreadNoProxy.length) {
     options.logger.warn(
       'skipped entries of NO_PROXY that are not host names, addresses or CIDR blocks; set ' +
-        'SFD_UPSTREAM_NO_PROXY to replace it',
+        `${SETTINGS.upstreamNoProxy.env} to replace it`,
       {
         entries: options.egressProxy.unreadNoProxy.join(','),
       },

@@ -11,6 +11,7 @@ import { catalogRefusalAnswer } from '../server/catalog-refusal-answer.js';
 import { observeConnections } from '../server/connection-observer.js';
 import { createHttpServer } from '../server/create-http-server.js';
 import { ADMIN_METHODS, createAdminApp, type Readiness } from './create-admin-app.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface AdminServerOptions {
   readonly readiness: () => Readiness;
@@ -40,7 +41,7 @@ export function createAdminServer({ readiness, metrics, logger, limits, now }: A
         logger,
         now,
         listener: 'admin',
-        setting: 'SFD_ADMIN_MAX_CONNECTIONS',
+        setting: SETTINGS.adminMaxConnections.env,
         maxConnections: limits.adminMaxConnections,
       }),
     },

@@ -1,6 +1,7 @@
 // The commands, as data: what each does, how it is called, and its own options besides the settings.
 // Parsing and help both derive from this table; each command's module loads only when it runs.
 import type { CommandName } from '../config/settings.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface OptionDefinition {
   readonly name: string;
@@ -97,7 +98,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
   },
   {
     name: 'wait-ready',
-    summary: "wait until /readyz on SFD_ADMIN_LISTEN answers 200 (a classic sidecar's postStart hook)",
+    summary: `wait until /readyz on ${SETTINGS.adminListen.env} answers 200 (a classic sidecar's postStart hook)`,
     usage: '[--timeout-ms N] [settings]',
     options: [{ name: 'timeout-ms', value: 'N', description: 'give up after this many milliseconds (default 60000)' }],
     positionals: false,

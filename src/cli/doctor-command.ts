@@ -3,6 +3,7 @@
 import type { CommandSettings } from './command-settings.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import type { ServeDeps } from './serve-command.js';
+import { SETTINGS } from '../config/settings.js';
 
 export async function doctorCommand(
   settings: CommandSettings,
@@ -28,9 +29,9 @@ export async function doctorCommand(
       const r = report.recommendation;
       lines.push(
         '',
-        `Recommended: SFD_SIGNATURE_VERSION=${r.signatureVersion}` +
-          (r.signatureVersion === '2' ? ` SFD_V2_STRING_SHAPE=${r.v2StringShape}` : '') +
-          ` SFD_QUERY_PLACEMENT=${r.queryPlacement}`,
+        `Recommended: ${SETTINGS.signatureVersion.env}=${r.signatureVersion}` +
+          (r.signatureVersion === '2' ? ` ${SETTINGS.v2StringShape.env}=${r.v2StringShape}` : '') +
+          ` ${SETTINGS.queryPlacement.env}=${r.queryPlacement}`,
       );
     }
     lines.push('', report.ok ? 'All checks passed.' : 'Some checks failed.');

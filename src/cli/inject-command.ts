@@ -9,6 +9,7 @@ import { readInjectionOptions } from '../inject/read-injection-options.js';
 import type { CliIo } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
 import { runOverManifests } from './manifest-io.js';
+import { SETTINGS } from '../config/settings.js';
 
 const USAGE = 'usage: sfd-sidecar inject [settings] FILE|- ...   (- reads standard input)';
 
@@ -34,7 +35,7 @@ export async function injectCommand(
         defaults.upstreamUrl === null &&
         outputs.some((output) => output.outcomes.some((o) => o.injection.outcome === 'injected'))
           ? [
-              `note: no upstream was given (--upstream-url, SFD_UPSTREAM_URL, or a pod's ` +
+              `note: no upstream was given (--upstream-url, ${SETTINGS.upstreamUrl.env}, or a pod's ` +
                 `${ANNOTATIONS.upstreamUrl}): every key store profile these pods use must name its upstreamUrl, ` +
                 'or their sidecar never becomes ready',
             ]

@@ -8,6 +8,7 @@ import { parseKeyStore, type ParsedKeyStore } from '../keys/parse-key-store.js';
 import { currentKey } from '../keys/select-key.js';
 import type { CliIo } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
+import { SETTINGS } from '../config/settings.js';
 
 const DAY_MS = 86_400_000;
 const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema';
@@ -83,7 +84,7 @@ async function list(settings: CommandSettings, json: boolean, io: CliIo): Promis
     const loaded = await load(path.trim(), io);
     for (const warning of loaded.warnings) io.stderr(`${path.trim()}: warning: ${warning}\n`);
     if (loaded.ok) store = loaded.store;
-    else r.problems.push(...loaded.problems.map((p) => `SFD_KEYSTORE_FILE ${p}`));
+    else r.problems.push(...loaded.problems.map((p) => `${SETTINGS.keystoreFile.env} ${p}`));
   } else {
     const key = r.accessKey();
     for (const warning of r.warnings) io.stderr(`warning: ${warning}\n`);
@@ -91,7 +92,9 @@ async function list(settings: CommandSettings, json: boolean, io: CliIo): Promis
   }
   if (!store)
     throw new ConfigError(
-      r.problems.length > 0 ? r.problems : ['SFD_KEYSTORE_FILE or SFD_ACCESS_KEY_ID: one is required'],
+      r.problems.length > 0
+        ? r.problems
+        : [`${SETTINGS.keystoreFile.env} or ${SETTINGS.accessKeyId.env}: one is required`],
     );
   const now = io.now();
   const rows: KeyRow[] = [];

@@ -18,6 +18,7 @@ import { createAccessKey } from '../signing/access-key.js';
 import { createNonceSource } from '../signing/nonce.js';
 import type { CliIo, RunningService } from './cli-io.js';
 import type { CommandSettings } from './command-settings.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface ServeDeps extends CliIo {
   readonly production: boolean;
@@ -41,7 +42,7 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
   if (!isLoopback(config.listen.host)) {
     logger.warn('the signing listener is not on loopback', {
       listen: formatHostPort(config.listen.host, config.listen.port),
-      fix: 'set SFD_LISTEN to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key',
+      fix: `set ${SETTINGS.listen.env} to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key`,
     });
   }
   // The emulator (and zod, which its notification routes use) is loaded only for the demo: resident
@@ -153,7 +154,7 @@ function demoUpstream(emulator: RunningEmulator) {
 
 function demoBanner(emulatorUrl: string, signing: string): string {
   return [
-    `Demo mode: no SFD_UPSTREAM_URL, key or key store is configured, so the sidecar signs for the built-in`,
+    `Demo mode: no ${SETTINGS.upstreamUrl.env}, key or key store is configured, so the sidecar signs for the built-in`,
     `emulator at ${emulatorUrl} with the emulator's demo key. Configure an upstream and a key to sign for a`,
     `real gateway. Try:`,
     ``,

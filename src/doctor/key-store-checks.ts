@@ -6,6 +6,7 @@ import { singleKeyStore, type KeyStore, type Profile } from '../keys/key-store.j
 import { parseKeyStore } from '../keys/parse-key-store.js';
 import { usableKeys } from '../keys/select-key.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
+import { SETTINGS } from '../config/settings.js';
 
 /** Reads a regular file without blocking, at most `maxBytes` of it; throws when it cannot. */
 export type ReadFileAsync = (path: string, maxBytes: number) => Promise<string>;
@@ -30,7 +31,7 @@ export async function loadStore(
       fail(
         'key store',
         `${source.path}: ${describeFileProblem(error)}`,
-        'check SFD_KEYSTORE_FILE and the volume mount',
+        `check ${SETTINGS.keystoreFile.env} and the volume mount`,
       ),
     );
     return null;

@@ -6,6 +6,7 @@ import type { UpstreamTarget } from '../config/parsers.js';
 import { trustedCertificates } from '../http/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
+import { SETTINGS } from '../config/settings.js';
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +26,7 @@ export async function checkDns(upstream: UpstreamTarget): Promise<CheckResult> {
     return fail(
       'dns',
       `${upstream.hostname} does not resolve (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-      "check SFD_UPSTREAM_URL and the pod's DNS (resolv.conf, egress to the DNS server)",
+      `check ${SETTINGS.upstreamUrl.env} and the pod's DNS (resolv.conf, egress to the DNS server)`,
     );
   }
 }
@@ -63,7 +64,7 @@ export function checkTcp(upstream: UpstreamTarget, timeoutMs: number): Promise<C
         fail(
           'tcp',
           `cannot connect to ${upstream.hostname}:${upstream.port} (${error.code ?? error.message})`,
-          'check SFD_UPSTREAM_URL, egress network policies and firewalls',
+          `check ${SETTINGS.upstreamUrl.env}, egress network policies and firewalls`,
         ),
       ),
     );
@@ -83,7 +84,7 @@ export function checkTls(
       warn(
         'tls',
         `${upstream.origin} is plain HTTP: keys and signatures cross the network unencrypted`,
-        'use an https:// SFD_UPSTREAM_URL',
+        `use an https:// ${SETTINGS.upstreamUrl.env}`,
       ),
     );
   }
@@ -123,8 +124,8 @@ export function checkTls(
           fail(
             'tls',
             `the certificate of ${upstream.host} is not trusted (${code})`,
-            'if the gateway uses a private CA, put its PEM in SFD_UPSTREAM_CA_FILE; otherwise check ' +
-              'SFD_UPSTREAM_URL names the right host',
+            `if the gateway uses a private CA, put its PEM in ${SETTINGS.upstreamCaFile.env}; otherwise check ` +
+              `${SETTINGS.upstreamUrl.env} names the right host`,
           ),
         );
       }
@@ -133,7 +134,8 @@ export function checkTls(
           'tls',
           `the TLS handshake with ${upstream.host} failed before any certificate (${code})`,
           `check that ${upstream.host} speaks TLS on that port (an http:// gateway needs an http:// ` +
-            `SFD_UPSTREAM_URL), and that nothing in between (an egress proxy, a firewall) cuts the connection`,
+            `${SETTINGS.upstreamUrl.env}), and that nothing in between (an egress proxy, a firewall) cuts ` +
+            'the connection',
         ),
       );
     });

@@ -7,6 +7,7 @@ import { fail, ok, type CheckResult } from './check-result.js';
 import { clockCheck } from './clock-check.js';
 import { probePlacement } from './probe-placement.js';
 import { CANDIDATE_FORMS, describeForm, type ProbeAnswer, type Prober } from './signature-probe.js';
+import { SETTINGS } from '../config/settings.js';
 
 /** Codes the gateway raises before it checks the signature: a probe that gets one proves nothing about the form. */
 const BEFORE_SIGNATURE = new Set([
@@ -90,9 +91,9 @@ export async function probeForms(
   checks.push(placement.check);
   const matches = sameForm(recommendation, configured) && configured.queryPlacement === recommendation.queryPlacement;
   const settings =
-    `SFD_SIGNATURE_VERSION=${recommendation.signatureVersion}` +
-    (recommendation.signatureVersion === '2' ? ` SFD_V2_STRING_SHAPE=${recommendation.v2StringShape}` : '') +
-    ` SFD_QUERY_PLACEMENT=${recommendation.queryPlacement}`;
+    `${SETTINGS.signatureVersion.env}=${recommendation.signatureVersion}` +
+    (recommendation.signatureVersion === '2' ? ` ${SETTINGS.v2StringShape.env}=${recommendation.v2StringShape}` : '') +
+    ` ${SETTINGS.queryPlacement.env}=${recommendation.queryPlacement}`;
   checks.push(
     matches
       ? ok('settings', `the configured form (${describeForm(configured)}) is accepted`)
@@ -117,7 +118,7 @@ function fixFor(code: string, keyId: string): string {
     case 'AccessKeyId.Invalid':
     case 'AccessCredential.Invalid':
       return (
-        `the gateway does not know ${keyId} (or it is revoked): check SFD_ACCESS_KEY_ID or the key store ` +
+        `the gateway does not know ${keyId} (or it is revoked): check ${SETTINGS.accessKeyId.env} or the key store ` +
         `against the portal`
       );
     case 'Signature.Expired':

@@ -11,6 +11,7 @@ import { keyChecks, loadStore, type ReadFileAsync } from './key-store-checks.js'
 import { probeForms } from './probe-forms.js';
 import { reachUpstream } from './reach-upstream.js';
 import { createProber } from './signature-probe.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface DoctorReport {
   readonly ok: boolean;
@@ -50,7 +51,7 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
       fail(
         'configuration',
         'nothing is configured: serve would run the demo against the built-in emulator',
-        'set SFD_UPSTREAM_URL and a key or key store',
+        `set ${SETTINGS.upstreamUrl.env} and a key or key store`,
       ),
     );
     return done();
@@ -70,7 +71,7 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
       fail(
         'profile',
         `profile "${config.profile}" is not in the key store`,
-        'set SFD_PROFILE (or --profile) to one of its profiles',
+        `set ${SETTINGS.profile.env} (or --profile) to one of its profiles`,
       ),
     );
     return done();
@@ -82,8 +83,8 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
       checks.push(
         fail(
           'upstream',
-          `profile "${profile.name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set`,
-          'set SFD_UPSTREAM_URL',
+          `profile "${profile.name}" has no upstreamUrl and ${SETTINGS.upstreamUrl.env} is not set`,
+          `set ${SETTINGS.upstreamUrl.env}`,
         ),
       );
     return done();
@@ -94,7 +95,8 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
       warn(
         'egress proxy',
         config.egressProxyIgnored,
-        'if the pod needs a proxy to reach the gateway, set SFD_UPSTREAM_PROXY to an http:// or https:// one',
+        `if the pod needs a proxy to reach the gateway, set ${SETTINGS.upstreamProxy.env} to an http:// or ` +
+          'https:// one',
       ),
     );
   const proxy = proxyFor(config.egressProxy, upstream);

@@ -9,6 +9,7 @@ import type { UpstreamTarget } from '../config/parsers.js';
 import { trustedCertificates } from '../http/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, type CheckResult } from './check-result.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface TunnelOutcome {
   readonly result: CheckResult;
@@ -77,9 +78,9 @@ export function openTunnel(
     request.once('error', (error: NodeJS.ErrnoException) => {
       const code = error.code ?? error.message;
       const fix = CERTIFICATE_PROBLEM.test(code)
-        ? "the proxy's TLS certificate is not trusted: put its CA in SFD_UPSTREAM_CA_FILE (beside the gateway's, " +
-          'if it has its own)'
-        : 'check SFD_UPSTREAM_PROXY (or HTTPS_PROXY, which it defaults to) and egress to the proxy';
+        ? `the proxy's TLS certificate is not trusted: put its CA in ${SETTINGS.upstreamCaFile.env} ` +
+          "(beside the gateway's, if it has its own)"
+        : `check ${SETTINGS.upstreamProxy.env} (or HTTPS_PROXY, which it defaults to) and egress to the proxy`;
       done({ result: fail(CHECK, `cannot reach ${proxyName} (${code})`, fix), socket: null });
     });
     request.end();
@@ -89,11 +90,15 @@ export function openTunnel(
 function refusal(proxyName: string, target: string, status: number, statusText: string): CheckResult {
   const detail = `${proxyName} refused the tunnel to ${target} with ${status} ${statusText}`.trim();
   if (status === 407)
-    return fail(CHECK, detail, 'the proxy wants credentials: set SFD_UPSTREAM_PROXY to http://user:password@host:port');
+    return fail(
+      CHECK,
+      detail,
+      `the proxy wants credentials: set ${SETTINGS.upstreamProxy.env} to http://user:password@host:port`,
+    );
   return fail(
     CHECK,
     detail,
     `ask the proxy's operator to allow ${target}, or, if the pod can reach it directly, add the host to ` +
-      `SFD_UPSTREAM_NO_PROXY`,
+      `${SETTINGS.upstreamNoProxy.env}`,
   );
 }

@@ -5,6 +5,7 @@ import type { Agent, AgentOptions, ClientRequest } from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { describeProxy, proxyAuthorization } from '../config/egress-proxy.js';
 import type { AgentTrust } from './trusted-certificates.js';
+import { SETTINGS } from '../config/settings.js';
 
 /** The proxy answered the CONNECT with something other than 200: no tunnel, nothing was sent upstream. */
 export class TunnelRefusedError extends Error {
@@ -14,7 +15,9 @@ export class TunnelRefusedError extends Error {
     proxy: URL,
   ) {
     const hint =
-      proxyStatus === 407 ? ': the proxy wants credentials, http://user:password@host:port in SFD_UPSTREAM_PROXY' : '';
+      proxyStatus === 407
+        ? `: the proxy wants credentials, http://user:password@host:port in ${SETTINGS.upstreamProxy.env}`
+        : '';
     super(`the egress proxy ${describeProxy(proxy)} refused the tunnel with ${proxyStatus} ${proxyStatusText}${hint}`);
     this.name = 'TunnelRefusedError';
   }

@@ -13,6 +13,7 @@ import { SIGNATURE_VERSIONS, type SignatureVersion } from '../signing/types.js';
 import { ANNOTATIONS } from './annotations.js';
 import { parseResourceQuantity } from '../config/quantity-parsers.js';
 import { formatQuantity, parseQuantity } from '../config/quantity.js';
+import { SETTINGS } from '../config/settings.js';
 
 export { INJECTION_MODES, type InjectionMode, type SidecarUser } from '../config/settings.js';
 
@@ -103,7 +104,7 @@ export function optionsForPod(
   if (options.keystoreSecret === null) {
     problems.push(
       `no key store Secret: set ${ANNOTATIONS.keystoreSecret} on the pod, or --keystore-secret ` +
-        `(SFD_KEYSTORE_SECRET) for all`,
+        `(${SETTINGS.keystoreSecret.env}) for all`,
     );
   }
   return problems.length > 0 ? { ok: false, problems } : { ok: true, options };
@@ -117,7 +118,7 @@ function resourceProblems(resources: SidecarResources, annotations: Readonly<Rec
   const memoryLimit = parseQuantity(resources.memoryLimit) ?? 0;
   if (memoryLimit < MIN_MEMORY_LIMIT_BYTES)
     problems.push(
-      `${from(ANNOTATIONS.memoryLimit, 'SFD_SIDECAR_MEMORY_LIMIT')}: ${resources.memoryLimit} is below the ` +
+      `${from(ANNOTATIONS.memoryLimit, SETTINGS.sidecarMemoryLimit.env)}: ${resources.memoryLimit} is below the ` +
         `${formatQuantity('memory', MIN_MEMORY_LIMIT_BYTES)} the sidecar's heap cap and runtime need`,
     );
   const pairs = [

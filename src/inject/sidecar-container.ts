@@ -31,14 +31,16 @@ export function sidecarContainer(
   ports: { readonly signing: number; readonly admin: number },
 ): Container {
   const env: EnvVar[] = [
-    { name: 'SFD_LISTEN', value: `127.0.0.1:${ports.signing}` },
-    { name: 'SFD_ADMIN_LISTEN', value: `:${ports.admin}` },
-    { name: 'SFD_KEYSTORE_FILE', value: `${KEYSTORE_MOUNT}/${options.keystoreKey}` },
-    { name: 'SFD_PROFILE', value: options.profile },
-    ...(options.upstreamUrl === null ? [] : [{ name: 'SFD_UPSTREAM_URL', value: options.upstreamUrl }]),
-    ...(options.signatureVersion === null ? [] : [{ name: 'SFD_SIGNATURE_VERSION', value: options.signatureVersion }]),
+    { name: SETTINGS.listen.env, value: `127.0.0.1:${ports.signing}` },
+    { name: SETTINGS.adminListen.env, value: `:${ports.admin}` },
+    { name: SETTINGS.keystoreFile.env, value: `${KEYSTORE_MOUNT}/${options.keystoreKey}` },
+    { name: SETTINGS.profile.env, value: options.profile },
+    ...(options.upstreamUrl === null ? [] : [{ name: SETTINGS.upstreamUrl.env, value: options.upstreamUrl }]),
+    ...(options.signatureVersion === null
+      ? []
+      : [{ name: SETTINGS.signatureVersion.env, value: options.signatureVersion }]),
     ...(options.mode === 'classic'
-      ? [{ name: 'SFD_SHUTDOWN_DELAY_MS', value: String(CLASSIC_SHUTDOWN_DELAY_MS) }]
+      ? [{ name: SETTINGS.shutdownDelayMs.env, value: String(CLASSIC_SHUTDOWN_DELAY_MS) }]
       : []),
   ];
   const fromObjects = settingsFromObjects(

@@ -19,6 +19,7 @@ import { createBodyBudget } from '../http/body-budget.js';
 import { createInjectorApp } from './create-injector-app.js';
 import { VERSION } from '../version.js';
 import type { TlsPair } from './tls-pair.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface InjectorOptions {
   readonly listen: ListenAddress;
@@ -97,7 +98,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     connections: observeConnections({
       ...observed,
       listener: 'injector',
-      setting: 'SFD_MAX_CONNECTIONS',
+      setting: SETTINGS.maxConnections.env,
       maxConnections: limits.maxConnections,
     }),
   }) as HttpsServer;
@@ -107,10 +108,10 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     keystore: undefined,
   });
   const admin = createAdminServer({ readiness, metrics, logger, limits, now: options.now });
-  const adminAddress = await listen(admin, options.adminListen, 'SFD_ADMIN_LISTEN');
+  const adminAddress = await listen(admin, options.adminListen, SETTINGS.adminListen.env);
   let address: AddressInfo;
   try {
-    address = await listen(server, options.listen, 'SFD_INJECTOR_LISTEN');
+    address = await listen(server, options.listen, SETTINGS.injectorListen.env);
   } catch (error) {
     await closeGracefully(admin, 0);
     throw error;

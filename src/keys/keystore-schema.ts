@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ACCESS_KEY_ID_PATTERN } from '../config/parsers.js';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import { QUERY_PLACEMENTS, SIGNATURE_VERSIONS, V2_STRING_SHAPES } from '../signing/types.js';
+import { SETTINGS } from '../config/settings.js';
 
 const rfc3339 = z.iso.datetime({ offset: true });
 
@@ -45,7 +46,7 @@ const signatureVersion = z
 
 export const PROFILE_FIELDS = {
   upstreamUrl: {
-    schema: z.string().describe('Base URL for this profile, instead of SFD_UPSTREAM_URL'),
+    schema: z.string().describe(`Base URL for this profile, instead of ${SETTINGS.upstreamUrl.env}`),
     allowed: 'an http:// or https:// base URL',
   },
   signatureVersion: {

@@ -8,6 +8,7 @@ import type { SigningOptions } from '../signing/types.js';
 import type { KeyRing } from './key-ring.js';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import type { Profile } from './key-store.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface ResolvedProfile {
   readonly profile: Profile;
@@ -95,7 +96,7 @@ function resolveProfile(
       ok: false,
       error: 'NotReady',
       profileName: profile.name,
-      cause: `profile "${profile.name}" has no upstreamUrl and SFD_UPSTREAM_URL is not set`,
+      cause: `profile "${profile.name}" has no upstreamUrl and ${SETTINGS.upstreamUrl.env} is not set`,
     };
   return { ok: true, resolved: { profile, upstream, signing: { ...options.signing, ...profile.signing } } };
 }

@@ -4,6 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { SourceFilter } from '../config/cidr-list.js';
 import { SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface AdmissionRules {
   /** SFD_NOTIFY_PATH, without a trailing slash. */
@@ -49,7 +50,7 @@ export function admissionRefusal(incoming: IncomingMessage, rules: AdmissionRule
   if (rules.sourceFilter && !rules.sourceFilter(incoming.socket.remoteAddress))
     return {
       spec: SIDECAR_ERRORS.NotificationForbidden,
-      reason: `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside SFD_NOTIFY_ALLOWED_CIDRS`,
+      reason: `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside ${SETTINGS.notifyAllowedCidrs.env}`,
     };
   if (rules.requireHeader && !FROM_HEADERS.some((name) => incoming.headers[name] === 'LLS'))
     return { spec: SIDECAR_ERRORS.NotificationForbidden, reason: 'no X-SFD-Notification-From: LLS header' };

@@ -16,6 +16,7 @@ import { createDeliverOnce } from './deliver-once.js';
 import type { AppDelivery } from './deliver-to-app.js';
 import { checkNotification } from './check-notification.js';
 import type { Notification } from './notifications.js';
+import { SETTINGS } from '../config/settings.js';
 
 export interface NotifyRelayDeps extends AdmissionRules {
   readonly maxBodyBytes: number;
@@ -73,7 +74,11 @@ export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHa
     // place (the minimum rate cuts them off).
     const full = (): boolean => handling >= deps.maxInflight;
     const overloaded = (): void =>
-      refuse(outgoing, SIDECAR_ERRORS.Overloaded, `${handling} notifications in hand (SFD_NOTIFY_MAX_INFLIGHT)`);
+      refuse(
+        outgoing,
+        SIDECAR_ERRORS.Overloaded,
+        `${handling} notifications in hand (${SETTINGS.notifyMaxInflight.env})`,
+      );
     if (full()) return overloaded();
     const body = await readBody(incoming, outgoing, {
       maxBytes: deps.maxBodyBytes,

@@ -77,11 +77,11 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
       logger: deps.logger,
       now: deps.now,
       listener: 'notifications',
-      setting: 'SFD_NOTIFY_MAX_CONNECTIONS',
+      setting: SETTINGS.notifyMaxConnections.env,
       maxConnections: config.maxConnections,
     }),
   });
-  const address = await listen(server, config.listen, 'SFD_NOTIFY_LISTEN');
+  const address = await listen(server, config.listen, SETTINGS.notifyListen.env);
   deps.logger.info('notification relay listening', {
     address: formatAddress(address),
     path: config.path,

@@ -1,5 +1,6 @@
 // Every metric the processes expose, as data: name, type, labels, meaning, and which process has it.
 // The registry is built from this list, and the metrics table of docs/operations.md is checked against it.
+import { SETTINGS } from '../config/settings.js';
 
 /** Which process exposes a metric: the sidecar (`serve`), the injector, or both. */
 export type MetricsComponent = 'sidecar' | 'injector';
@@ -51,7 +52,7 @@ export const METRIC_DEFINITIONS = [
     labels: [],
     help:
       'Request-body bytes the signing listener holds now; in the injector, review bodies and the answers not ' +
-      'read yet (at most SFD_MAX_BUFFERED_BODY_BYTES).',
+      `read yet (at most ${SETTINGS.maxBufferedBodyBytes.env}).`,
   },
   {
     for: SIDECAR,
@@ -65,7 +66,7 @@ export const METRIC_DEFINITIONS = [
     name: 'sfd_upstream_waiting_requests',
     type: 'gauge',
     labels: [],
-    help: 'Requests waiting for an upstream connection because SFD_UPSTREAM_MAX_SOCKETS are active.',
+    help: `Requests waiting for an upstream connection because ${SETTINGS.upstreamMaxSockets.env} are active.`,
   },
   {
     for: SIDECAR,
