@@ -1,11 +1,12 @@
 // The bench and the soak run the sidecar with the image's Node settings, read from the Dockerfile's
 // runtime stage: NODE_OPTIONS, and the Node flags at the head of its CMD (node is the entrypoint).
 // A build stage's settings must never be taken for the runtime's.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { shippedNodeFlags, shippedNodeOptions } from '../../bench/shipped-node-options.js';
+import { REPO_ROOT } from '../helpers/tools.js';
 
 function dockerfileDir(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'sfd-dockerfile-'));
@@ -36,4 +37,15 @@ test('a runtime stage without NODE_OPTIONS or an exec-form CMD is refused, never
   const dir = dockerfileDir(`${BUILD_STAGE}FROM distroless AS runtime\nCMD node dist/src/main.js serve\n`);
   t.throws(() => shippedNodeOptions(dir), { message: 'the Dockerfile runtime stage sets no NODE_OPTIONS' });
   t.throws(() => shippedNodeFlags(dir), { message: 'the Dockerfile runtime stage has no CMD in exec form' });
+});
+
+test("`npm start` runs the sidecar with the image's Node flags and options, plus source maps", (t) => {
+  const start = (
+    JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.split(' ');
+  t.deepEqual(start.slice(0, 1), ['node']);
+  t.deepEqual(start.slice(-2), ['dist/src/main.js', 'serve']);
+  const flags = start.slice(1, -2).filter((flag) => flag !== '--enable-source-maps');
+  const shipped = [...shippedNodeFlags(REPO_ROOT), ...shippedNodeOptions(REPO_ROOT).split(' ')];
+  t.deepEqual([...flags].sort(), [...shipped].sort());
 });
