@@ -1,7 +1,8 @@
 // Help text: the commands, and each command's usage, own options and the settings it reads, each with
 // what it may be and its default, in plain text that fits 100 columns.
 import { COMMANDS, type CommandDefinition } from './commands.js';
-import { SETTING_LIST, defaultTextOf, flagFor, type SettingDefinition } from '../config/settings.js';
+import { SETTINGS, defaultTextOf, flagFor, type SettingDefinition } from '../config/settings.js';
+import { SETTING_GROUPS } from '../config/setting-groups.js';
 
 const WIDTH = 100;
 const INDENT = 4;
@@ -70,8 +71,18 @@ function usageLines(command: CommandDefinition): string[] {
   return lines;
 }
 
+/** The settings a command reads, most used first, then by subject, each group under its title. */
+function settingSections(command: CommandDefinition): string[] {
+  return SETTING_GROUPS.flatMap((group) => {
+    const settings = group.keys
+      .map((key) => SETTINGS[key] as SettingDefinition)
+      .filter((setting) => setting.commands.includes(command.name));
+    return settings.length === 0 ? [] : ['', `${group.title}:`, ...settings.flatMap(settingEntry)];
+  });
+}
+
 export function commandHelp(command: CommandDefinition): string {
-  const settings = SETTING_LIST.filter((s) => s.commands.includes(command.name));
+  const sections = settingSections(command);
   return [
     ...usageLines(command),
     '',
@@ -83,7 +94,7 @@ export function commandHelp(command: CommandDefinition): string {
           ...command.options.flatMap((o) => entry(`--${o.name}${o.value ? ` ${o.value}` : ''}`, o.description)),
         ]
       : []),
-    ...(settings.length > 0 ? ['', 'Settings (flag, environment variable):', ...settings.flatMap(settingEntry)] : []),
+    ...(sections.length > 0 ? ['', 'Settings (flag, environment variable):', ...sections] : []),
     '',
   ].join('\n');
 }
