@@ -5,6 +5,7 @@ import { createConnectRetryPolicy } from './connect-retry.js';
 import { ProxyExchange, type ExchangeContext, type ProxyHandlerDeps } from './proxy-exchange.js';
 import { requestLogFilter } from './request-record.js';
 import { createMismatchLogger } from './signing-mismatch-log.js';
+import { createResignLogger } from './resign-log.js';
 
 export type { ProxyHandlerDeps } from './proxy-exchange.js';
 
@@ -14,6 +15,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
   const context: ExchangeContext = {
     ...deps,
     logMismatch: createMismatchLogger(deps.logger, deps.now),
+    logResign: createResignLogger(deps.logger, deps.now),
     retryDelayMs: createConnectRetryPolicy({ retries: deps.limits.upstreamRetries, methods: deps.limits.retryMethods }),
     logged: requestLogFilter(deps.requestLog ?? 'all'),
   };

@@ -32,6 +32,7 @@ import type { PreparedHeaders } from './outgoing-headers.js';
 import { newRecord, type RequestRecord } from './request-record.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
 import type { MismatchLogger } from './signing-mismatch-log.js';
+import type { ResignLogger } from './resign-log.js';
 import { streamToCaller } from './stream-to-caller.js';
 import { tapErrorCode } from './tap-error-code.js';
 
@@ -55,6 +56,7 @@ export interface ProxyHandlerDeps {
 /** What every exchange shares: the handler's dependencies and the policies built from them once. */
 export interface ExchangeContext extends ProxyHandlerDeps {
   readonly logMismatch: MismatchLogger;
+  readonly logResign: ResignLogger;
   readonly retryDelayMs: ConnectRetryPolicy;
   readonly logged: (record: RequestRecord) => boolean;
 }
@@ -296,7 +298,7 @@ export class ProxyExchange {
     record.resigned = true;
     context.observer.upstreamError(this.labels(), status, code);
     context.observer.resigned(profile);
-    context.logger.warn('upstream refused the key; re-signing once with another key of the profile', {
+    context.logResign({
       profile,
       refusedAccessKeyId: refused.key.accessKeyId,
       retryAccessKeyId: alternate.accessKeyId,

@@ -3,6 +3,7 @@
 // method, uri line, canonical headers, key id, body length and SHA-256, scheme, shape and
 // placement. Never the secret or the signature.
 import { createHash } from 'node:crypto';
+import { createLogLimiter } from '../observability/log-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { SignResult } from '../signing/sign-request.js';
 import type { SigningOptions } from '../signing/types.js';
@@ -10,15 +11,10 @@ import type { SigningOptions } from '../signing/types.js';
 export type MismatchLogger = (method: string, signed: SignResult, accessKeyId: string, options: SigningOptions) => void;
 
 export function createMismatchLogger(logger: Logger, now: () => number, intervalMs = 10_000): MismatchLogger {
-  let last = -Infinity;
-  let suppressed = 0;
+  const allowed = createLogLimiter(now, intervalMs);
   return (method, signed, accessKeyId, options) => {
-    const at = now();
-    if (at - last < intervalMs) {
-      suppressed += 1;
-      return;
-    }
-    last = at;
+    const suppressed = allowed('mismatch');
+    if (suppressed === null) return;
     logger.warn('upstream answered 401 Signature.NotMatch; this is what was signed', {
       method,
       uriLine: signed.uri,
@@ -32,6 +28,5 @@ export function createMismatchLogger(logger: Logger, now: () => number, interval
       similarSuppressed: suppressed,
       hint: 'run `sfd-sidecar doctor` to find the form the gateway accepts',
     });
-    suppressed = 0;
   };
 }

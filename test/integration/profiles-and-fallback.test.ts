@@ -155,6 +155,26 @@ for (const [title, gatewayKeys, refusal] of [
   });
 }
 
+test('while the gateway does not know the current key, every request is re-signed, counted, logged once', async (t) => {
+  // The rotation runbook's trap: the key store makes a key current before the gateway knows it (here
+  // the store's current key is the one with the latest notBefore).
+  const emulator = await gateway(t, { [NEW.id]: NEW.secret });
+  const volume = createSecretVolume({ 'keystore.json': overlapStore });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: emulator.url,
+  });
+  for (let i = 0; i < 5; i++) t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
+  const samples = parseExposition((await send(`${sidecar.adminUrl}/metrics`)).body.toString());
+  t.is(valueOf(samples, 'sfd_resign_retries_total', { profile: 'default' }), 5, 'every re-sign is counted');
+  const warned = sidecar.logs
+    .lines()
+    .filter((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile');
+  t.is(warned.length, 1, 'one warn line, not one per request');
+  t.like(warned[0], { refusedAccessKeyId: OLD.id, retryAccessKeyId: NEW.id, similarSuppressed: 0 });
+  t.is(sidecar.logs.lines().filter((l) => l.event === 'request' && l.resigned === true).length, 5);
+});
+
 test('with no other valid key the refusal passes through unchanged, and a retry is never repeated', async (t) => {
   const emulator = await gateway(t, { [OLD.id]: 'another-secret', [NEW.id]: 'yet-another-secret' });
   const volume = createSecretVolume({ 'keystore.json': overlapStore });

@@ -1,0 +1,33 @@
+// When the gateway refuses a key and the request is signed again with another key of the profile,
+// says so at warn, at most once per interval for each profile and refused key: during a rotation the
+// gateway may refuse the new key for every request until it learns it, and the log must name that
+// state without one line per request. sfd_resign_retries_total counts every re-sign.
+import { createLogLimiter } from '../observability/log-limiter.js';
+import type { Logger } from '../observability/logger.js';
+
+export interface Resign {
+  readonly profile: string;
+  readonly refusedAccessKeyId: string;
+  readonly retryAccessKeyId: string;
+  readonly upstreamCode: string;
+}
+
+export type ResignLogger = (resign: Resign) => void;
+
+/** The warn line's event, as the rotation runbook quotes it. */
+export const RESIGN_EVENT = 'upstream refused the key; re-signing once with another key of the profile';
+
+export function createResignLogger(logger: Logger, now: () => number, intervalMs = 10_000): ResignLogger {
+  const allowed = createLogLimiter(now, intervalMs);
+  return (resign) => {
+    const suppressed = allowed(`${resign.profile}\n${resign.refusedAccessKeyId}`);
+    if (suppressed === null) return;
+    logger.warn(RESIGN_EVENT, {
+      ...resign,
+      similarSuppressed: suppressed,
+      hint:
+        'the gateway does not know this key (yet): every request pays a second round trip until it does; ' +
+        'see sfd_resign_retries_total',
+    });
+  };
+}
