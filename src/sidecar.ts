@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Readiness } from './admin/create-admin-app.js';
 import { createAdminServer } from './admin/create-admin-server.js';
 import type { RequestLogMode } from './config/settings.js';
-import { describeProxy, proxyFor, type EgressProxy } from './config/egress-proxy.js';
+import type { EgressProxy } from './config/egress-proxy.js';
+import { describeProxy, proxyFor } from './outbound/egress-route.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
 import { SIDECAR_ERRORS } from './errors.js';
@@ -71,7 +72,7 @@ export interface RunningSidecar {
 export async function startSidecar(options: SidecarOptions): Promise<RunningSidecar> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   // https-proxy-agent (with debug) is loaded only when an egress proxy is configured.
-  const tunnelAgent = options.egressProxy ? await import('./http/tunnel-agent.js') : null;
+  const tunnelAgent = options.egressProxy ? await import('./outbound/tunnel-agent.js') : null;
   const forwarders = createForwarderPool({
     timeoutMs: options.upstreamTimeoutMs,
     ca: options.upstreamCa,

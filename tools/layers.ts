@@ -14,17 +14,19 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   signing: [],
   config: ['files', 'signing', 'version.ts'],
   observability: ['config', 'version.ts'],
-  // Plumbing every listener shares.
-  http: ['config', 'errors.ts'],
+  // Plumbing: what every listener shares (inbound), and the calls out to the gateway and other hosts
+  // (outbound: the egress proxy's route and tunnel, trusted certificates, reading an answer's start).
+  http: ['errors.ts'],
+  outbound: ['config'],
   server: ['config', 'errors.ts', 'http', 'observability'],
   keys: ['config', 'errors.ts', 'files', 'observability', 'signing', 'text'],
   // Features, each on the plumbing. Two use another feature: the injector serves `inject`'s injection,
   // and the emulator sends its recording notifications with the relay's own event builder and sender.
   // The emulator checks signatures with its own code, never the sidecar's: a shared mistake would pass.
-  proxy: ['config', 'errors.ts', 'http', 'keys', 'observability', 'signing'],
-  notify: ['config', 'errors.ts', 'http', 'observability', 'server'],
+  proxy: ['config', 'errors.ts', 'http', 'keys', 'observability', 'outbound', 'signing'],
+  notify: ['config', 'errors.ts', 'http', 'observability', 'outbound', 'server'],
   admin: ['config', 'errors.ts', 'http', 'observability', 'server'],
-  doctor: ['config', 'files', 'http', 'keys', 'signing'],
+  doctor: ['config', 'files', 'keys', 'outbound', 'signing'],
   inject: ['config', 'keys', 'signing', 'text', 'version.ts'],
   emulator: ['config', 'notify', 'server'],
   injector: ['admin', 'config', 'errors.ts', 'files', 'http', 'inject', 'observability', 'server', 'version.ts'],
@@ -36,6 +38,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'http',
     'keys',
     'observability',
+    'outbound',
     'proxy',
     'server',
     'signing',
@@ -72,7 +75,7 @@ const HONO_APPS = [
 /** Libraries and the only modules (files, or directories ending in `/`) that may import them. */
 export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'http-proxy': ['proxy/http-proxy-adapter.ts'],
-  'https-proxy-agent': ['http/tunnel-agent.ts'],
+  'https-proxy-agent': ['outbound/tunnel-agent.ts'],
   'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts'],
   pino: ['observability/logger.ts'],
   yaml: ['text/yaml.ts', 'text/kube-yaml.ts'],

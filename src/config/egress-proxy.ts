@@ -2,8 +2,8 @@
 // SFD_UPSTREAM_PROXY (by default the conventional HTTPS_PROXY/https_proxy) and SFD_UPSTREAM_NO_PROXY
 // (by default NO_PROXY/no_proxy). HTTPS upstreams are reached through a CONNECT tunnel, so TLS and the
 // signature stay end to end; plain-HTTP and loopback upstreams always connect directly.
-import { isLoopback, parseNoProxy, readNoProxy, type NoProxyList } from './no-proxy.js';
-import { fail, ok, type Parsed, type UpstreamTarget } from './parsers.js';
+import { parseNoProxy, readNoProxy, type NoProxyList } from './no-proxy.js';
+import { fail, ok, type Parsed } from './parsers.js';
 import type { SettingReader } from './setting-reader.js';
 import { SETTINGS } from './settings.js';
 
@@ -84,22 +84,4 @@ export function readEgressProxy(r: SettingReader): EgressProxySettings {
     unreadNoProxy: lenient?.unread ?? [],
   });
   return { proxy: egress, ignored: null };
-}
-
-/** The proxy a connection to this upstream goes through, or null for a direct connection. */
-export function proxyFor(egress: EgressProxy | null, upstream: UpstreamTarget): URL | null {
-  if (!egress || upstream.protocol !== 'https:' || isLoopback(upstream.hostname)) return null;
-  return egress.noProxy.bypasses(upstream.hostname, upstream.port) ? null : egress.url;
-}
-
-/** The proxy's address without its credentials, for logs and the doctor. */
-export function describeProxy(url: URL): string {
-  return `${url.protocol}//${url.host}${url.username || url.password ? ' (with credentials)' : ''}`;
-}
-
-/** The proxy's credentials as a Basic Proxy-Authorization header, as curl sends them; none without. */
-export function proxyAuthorization(proxy: URL): Record<string, string> {
-  if (!proxy.username && !proxy.password) return {};
-  const credentials = `${decodeURIComponent(proxy.username)}:${decodeURIComponent(proxy.password)}`;
-  return { 'Proxy-Authorization': `Basic ${Buffer.from(credentials).toString('base64')}` };
 }

@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import net, { type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import type { UpstreamTarget } from '../config/parsers.js';
-import { trustedCertificates } from '../http/trusted-certificates.js';
+import { trustedCertificates } from '../outbound/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
 import { SETTINGS } from '../config/settings.js';

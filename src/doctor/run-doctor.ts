@@ -1,7 +1,7 @@
 // `sfd-sidecar doctor`: with the configuration `serve` would use, tells an operator why signing fails
 // and which signature form the gateway accepts. Every finding has a verdict and a fix.
 import { ConfigError } from '../config/config-error.js';
-import { proxyFor } from '../config/egress-proxy.js';
+import { proxyFor } from '../outbound/egress-route.js';
 import { loadConfig, type Config, type LoadConfigDeps, type SettingValues } from '../config/load-config.js';
 import { currentKey } from '../keys/select-key.js';
 import { createNonceSource } from '../signing/nonce.js';

@@ -4,10 +4,10 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { UpstreamTarget } from '../config/parsers.js';
-import { errorCodeOf } from '../http/read-prefix.js';
-import { createTunnelAgent } from '../http/tunnel-agent.js';
-import { onUnaskedUpgrade } from '../http/unasked-upgrade.js';
-import { agentTrust } from '../http/trusted-certificates.js';
+import { errorCodeOf } from '../outbound/read-prefix.js';
+import { createTunnelAgent } from '../outbound/tunnel-agent.js';
+import { onUnaskedUpgrade } from '../outbound/unasked-upgrade.js';
+import { agentTrust } from '../outbound/trusted-certificates.js';
 import { formatSfdDate } from '../signing/format-date.js';
 import type { NonceSource } from '../signing/nonce.js';
 import { signRequest } from '../signing/sign-request.js';

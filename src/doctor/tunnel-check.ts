@@ -4,9 +4,9 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { describeProxy, proxyAuthorization } from '../config/egress-proxy.js';
+import { describeProxy, proxyAuthorization } from '../outbound/egress-route.js';
 import type { UpstreamTarget } from '../config/parsers.js';
-import { trustedCertificates } from '../http/trusted-certificates.js';
+import { trustedCertificates } from '../outbound/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
 import { fail, ok, type CheckResult } from './check-result.js';
 import { SETTINGS } from '../config/settings.js';

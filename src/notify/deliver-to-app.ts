@@ -3,7 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { connectionOptions, isRequestHopByHop } from '../http/hop-by-hop.js';
-import { onUnaskedUpgrade } from '../http/unasked-upgrade.js';
+import { onUnaskedUpgrade } from '../outbound/unasked-upgrade.js';
 
 export type DeliveryResult =
   { readonly delivered: true; readonly status: number } | { readonly delivered: false; readonly reason: string };

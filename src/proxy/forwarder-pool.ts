@@ -1,10 +1,11 @@
 // One forwarder (and so one keep-alive agent) per upstream origin, created on first use: profiles of
 // a key store may name their own upstreams, and each is reached directly or through the egress proxy.
-import { proxyFor, type EgressProxy } from '../config/egress-proxy.js';
+import type { EgressProxy } from '../config/egress-proxy.js';
+import { proxyFor } from '../outbound/egress-route.js';
 import type { UpstreamTarget } from '../config/parsers.js';
 import type { UpstreamConnectionCounts } from '../observability/metrics.js';
 import { createForwarder, type Forwarder, type ForwarderOptions } from './forwarder.js';
-import type { TunnelAgentFactory } from '../http/tunnel-agent.js';
+import type { TunnelAgentFactory } from '../outbound/tunnel-agent.js';
 
 export interface ForwarderPool {
   get(upstream: UpstreamTarget): Forwarder;

@@ -11,7 +11,7 @@ import type { RequestLabels } from '../observability/proxy-observer.js';
 import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
 import { errorAnswer, newTraceId, sendErrorAnswer } from '../http/error-answer.js';
-import { errorCodeOf, readPrefix, type BodyPrefix } from '../http/read-prefix.js';
+import { errorCodeOf, readPrefix, type BodyPrefix } from '../outbound/read-prefix.js';
 import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type BodyHold } from '../http/read-body.js';
 import { queryReplacesBody } from '../signing/signing-target.js';
 import type { ConnectRetryPolicy } from './connect-retry.js';

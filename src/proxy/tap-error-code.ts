@@ -1,7 +1,7 @@
 // Reads the `code` of an upstream error body while it streams to the caller, without delaying or
 // altering it: a second `data` listener keeps the first few KiB and parses them at the end.
 import type { IncomingMessage } from 'node:http';
-import { errorCodeOf } from '../http/read-prefix.js';
+import { errorCodeOf } from '../outbound/read-prefix.js';
 
 const TAP_LIMIT = 8 * 1024;
 

@@ -9,8 +9,8 @@ import { readEgressProxy, type EgressProxy } from '../../src/config/egress-proxy
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { SettingReader, type SettingValues } from '../../src/config/setting-reader.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
-import { agentTrust } from '../../src/http/trusted-certificates.js';
-import { createTunnelAgent } from '../../src/http/tunnel-agent.js';
+import { agentTrust } from '../../src/outbound/trusted-certificates.js';
+import { createTunnelAgent } from '../../src/outbound/tunnel-agent.js';
 import { upstreamAgentOptions } from '../../src/proxy/upstream-agent-options.js';
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';

@@ -2,13 +2,8 @@
 // NO_PROXY read as curl and Go read it (names with their subdomains, addresses, CIDR blocks, ports),
 // loopback and plain HTTP always direct, and a proxy password never repeated in an error.
 import test from 'ava';
-import {
-  describeProxy,
-  parseProxyUrl,
-  proxyFor,
-  readEgressProxy,
-  type EgressProxy,
-} from '../../../src/config/egress-proxy.js';
+import { parseProxyUrl, readEgressProxy, type EgressProxy } from '../../../src/config/egress-proxy.js';
+import { describeProxy, proxyFor } from '../../../src/outbound/egress-route.js';
 import { isLoopback, parseNoProxy, readNoProxy } from '../../../src/config/no-proxy.js';
 import { SettingReader, type SettingValues } from '../../../src/config/setting-reader.js';
 import { toUpstream } from '../../helpers/stack.js';

@@ -3,7 +3,7 @@
 // sees neither the signature nor the key id. The only module that imports https-proxy-agent.
 import type { Agent, AgentOptions, ClientRequest } from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { describeProxy, proxyAuthorization } from '../config/egress-proxy.js';
+import { describeProxy, proxyAuthorization } from './egress-route.js';
 import type { AgentTrust } from './trusted-certificates.js';
 import { SETTINGS } from '../config/settings.js';
 
