@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { runCli, startCli } from '../helpers/cli-process.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 
 test('every problem is listed in one message and the process exits 2', async (t) => {

@@ -14,7 +14,7 @@ import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { runCli, startCli, type Finished } from '../helpers/cli-process.js';
 import { startConnectProxy } from '../helpers/connect-proxy.js';
 import { send } from '../helpers/http.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { LEAK_SECRETS } from '../helpers/test-secrets.js';
 import { startTlsFront } from '../helpers/tls-server.js';
 

@@ -9,7 +9,8 @@ import test, { type ExecutionContext } from 'ava';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { startCli, type LongRunning } from '../helpers/cli-process.js';
 import { send } from '../helpers/http.js';
-import { eventually, keystoreJson } from '../helpers/keystore-stack.js';
+import { keystoreJson } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 
 const SECRET = 'signals-while-starting-secret-51c';
 const preload = new URL('../helpers/slow-listen.js', import.meta.url).href;

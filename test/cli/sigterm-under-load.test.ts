@@ -2,8 +2,8 @@
 // exits 0 within the drain time.
 import test from 'ava';
 import { startCli } from '../helpers/cli-process.js';
-import { send } from '../helpers/http.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { connectionRefused, send } from '../helpers/http.js';
+import { eventually } from '../helpers/time.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
 
 test('on SIGTERM the requests in flight complete and the process exits 0 in bounded time', async (t) => {
@@ -30,7 +30,7 @@ test('on SIGTERM the requests in flight complete and the process exits 0 in boun
     answers.map((a) => a.status),
     Array.from({ length: 20 }, () => 200),
   );
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.true(await eventually(() => connectionRefused(Number(port))), 'the listener closes once the answers are out');
   await t.throwsAsync(send(`http://127.0.0.1:${port}/late`), { code: 'ECONNREFUSED' });
   t.is(await sidecar.exited, 0);
   t.true(Date.now() - signalled < 5000, 'exits within the drain time');

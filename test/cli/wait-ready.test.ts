@@ -4,11 +4,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import http from 'node:http';
 import test from 'ava';
 import { freePort } from '../../bench/net-utils.js';
 import { runCli, startCli } from '../helpers/cli-process.js';
 import { keystoreJson } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 
 const SECRET = 'wait-ready-test-secret-90ab';
 
@@ -29,15 +30,23 @@ function storeFile(contents: string): string {
 
 test('wait-ready started before the sidecar returns 0 once the sidecar can sign', async (t) => {
   const adminPort = await freePort();
-  const started = Date.now();
+  // Until the sidecar starts, the admin port answers as a sidecar not yet ready would: wait-ready's
+  // polls are seen arriving, so the sidecar starts only once wait-ready has been waiting for it.
+  let polls = 0;
+  const placeholder = http.createServer((_req, res) => {
+    polls += 1;
+    res.writeHead(503, { 'Content-Type': 'application/json' }).end('{"status":"not ready","reasons":["starting"]}');
+  });
+  await new Promise<void>((resolve) => placeholder.listen(adminPort, '127.0.0.1', resolve));
   const waiting = runCli(['wait-ready', '--timeout-ms', '20000'], { env: { SFD_ADMIN_LISTEN: `:${adminPort}` } });
-  await sleep(800);
+  t.true(await eventually(() => polls >= 2), 'wait-ready polls before the sidecar is there');
+  placeholder.closeAllConnections();
+  await new Promise((resolve) => placeholder.close(resolve));
   const keystore = storeFile(keystoreJson({ default: { keys: [{ accessKeyId: 'AKREADY', secret: SECRET }] } }));
   const sidecar = await startCli(['serve'], /"event":"listening"/, { env: sidecarEnv(adminPort, keystore) });
   t.teardown(() => sidecar.child.kill('SIGKILL'));
   const result = await waiting;
   t.is(result.code, 0, result.stderr);
-  t.true(Date.now() - started >= 800, 'it waited for the sidecar');
   t.regex(result.stderr, new RegExp(`http://127\\.0\\.0\\.1:${adminPort}/readyz answered 200: ready`));
 });
 

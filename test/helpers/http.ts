@@ -159,3 +159,15 @@ export function sendExpectingContinue(
     request.flushHeaders();
   });
 }
+
+/** Whether a bare connection to the port is refused: the listener is closed (no request is sent). */
+export function connectionRefused(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, host);
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}

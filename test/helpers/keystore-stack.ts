@@ -44,15 +44,3 @@ export async function startKeyStoreSidecar(
 export const keystoreJson = (
   profiles: Record<string, { keys: Record<string, string>[]; [setting: string]: unknown }>,
 ): string => JSON.stringify({ profiles });
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `check` is true or `timeoutMs` passes. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return true;
-    await sleep(20);
-  }
-  return check();
-}

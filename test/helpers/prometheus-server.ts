@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import { freePort } from '../../bench/net-utils.js';
 import { REPO_ROOT, requireTool } from './tools.js';
+import { eventually } from './time.js';
 
 export interface PrometheusServer {
   readonly url: string;
@@ -52,16 +53,16 @@ export async function startPrometheus(t: ExecutionContext, targets: readonly str
     child.kill('SIGKILL');
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
+  const ready = async (): Promise<boolean> => {
+    if (child.exitCode !== null) return true;
     try {
-      if ((await fetch(`${url}/-/ready`)).ok) break;
+      return (await fetch(`${url}/-/ready`)).ok;
     } catch {
-      // not listening yet
+      return false; // not listening yet
     }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`Prometheus did not start: ${stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  };
+  if (!(await eventually(ready, 30_000)) || child.exitCode !== null)
+    throw new Error(`Prometheus did not start: ${stderr}`);
   const api = async <T>(path: string): Promise<T> => (await (await fetch(`${url}${path}`)).json()) as T;
   const queryRaw = (promql: string) =>
     api<{ status: string; error?: string }>(`/api/v1/query?query=${encodeURIComponent(promql)}`);

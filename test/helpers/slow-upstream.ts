@@ -33,3 +33,36 @@ export async function startSlowUpstream(
   });
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, stats };
 }
+
+export interface HeldUpstream {
+  readonly url: string;
+  /** Requests received and not answered yet. */
+  readonly held: () => number;
+  /** Answers every held request (and every later one at once) with 200. */
+  release(): void;
+}
+
+/** An upstream that holds every request until the test releases it: "in flight" on the test's cue. */
+export async function startHeldUpstream(t: ExecutionContext, body = '{"held":true}'): Promise<HeldUpstream> {
+  const waiting: http.ServerResponse[] = [];
+  let released = false;
+  const answer = (res: http.ServerResponse) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body);
+  const server = http.createServer((req, res) => {
+    req.resume();
+    if (released) answer(res);
+    else waiting.push(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    held: () => waiting.length,
+    release() {
+      released = true;
+      for (const res of waiting.splice(0)) answer(res);
+    },
+  };
+}

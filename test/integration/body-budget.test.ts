@@ -2,7 +2,7 @@
 // what the requests in flight leave is refused with 503 (before it is sent, when it declares its
 // length), a smaller one still goes through, and the bytes come back when each request ends.
 import test from 'ava';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { rawExchangeEnding, send, sendExpectingContinue, statusOf, type Answer } from '../helpers/http.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';

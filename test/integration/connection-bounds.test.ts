@@ -7,7 +7,7 @@ import test, { type ExecutionContext } from 'ava';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { rawExchange, send, statusOf } from '../helpers/http.js';
-import { eventually, sleep } from '../helpers/keystore-stack.js';
+import { eventually, sleep } from '../helpers/time.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
 import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 
@@ -77,6 +77,8 @@ test(
     const early = await rawExchange(port, HEALTHZ);
     t.is(statusOf(early), 503);
     t.regex(early, /Sidecar\.ConnectionsFull/);
+    // A fixed pause: a connection becomes sheddable by being silent for a second, which no event marks,
+    // and asking earlier would be refused and counted.
     await sleep(1100);
     t.is(statusOf(await rawExchange(port, HEALTHZ)), 200, 'the oldest silent one made room');
     t.true(silent[0]!.closed());

@@ -3,16 +3,18 @@
 // answers are done instead of waiting out SFD_SHUTDOWN_TIMEOUT_MS on callers' idle connections.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import test, { type ExecutionContext } from 'ava';
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
+import { eventually } from '../helpers/time.js';
 
 const DRAIN_MS = 8000;
 
 /** /slow answers after 500 ms; /stream sends its head and a first chunk at once, the rest 700 ms later. */
-async function startUpstream(t: ExecutionContext): Promise<string> {
+async function startUpstream(t: ExecutionContext): Promise<{ url: string; slowReceived: () => number }> {
+  let slowReceived = 0;
   const server = http.createServer((req, res) => {
     req.resume();
+    if (req.url?.startsWith('/slow')) slowReceived += 1;
     if (req.url?.startsWith('/stream')) {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.write('{"part":');
@@ -26,7 +28,7 @@ async function startUpstream(t: ExecutionContext): Promise<string> {
     server.closeAllConnections();
     server.close();
   });
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, slowReceived: () => slowReceived };
 }
 
 interface KeptAliveAnswer {
@@ -50,12 +52,13 @@ function get(agent: http.Agent, url: string, onHead?: () => void): Promise<KeptA
 }
 
 test('an answer not yet begun when the drain starts says Connection: close, and the drain ends with it', async (t) => {
-  const { sidecar, proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(await startUpstream(t)) });
+  const upstream = await startUpstream(t);
+  const { sidecar, proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(upstream.url) });
   const agent = new http.Agent({ keepAlive: true });
   t.teardown(() => agent.destroy());
   t.is((await get(agent, `${proxyUrl}/slow`)).connection, 'keep-alive', 'a kept-alive connection before the drain');
   const inFlight = get(agent, `${proxyUrl}/slow`);
-  await sleep(100);
+  t.true(await eventually(() => upstream.slowReceived() === 2), 'the request reached the upstream');
   const started = Date.now();
   const drained = sidecar.close(DRAIN_MS);
   const answer = await inFlight;
@@ -68,7 +71,9 @@ test('an answer not yet begun when the drain starts says Connection: close, and 
 });
 
 test('an answer already begun when the drain starts is sent whole, then its connection is closed', async (t) => {
-  const { sidecar, proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(await startUpstream(t)) });
+  const { sidecar, proxyUrl } = await startTestSidecar(t, {
+    defaultUpstream: toUpstream((await startUpstream(t)).url),
+  });
   const agent = new http.Agent({ keepAlive: true });
   t.teardown(() => agent.destroy());
   let drained: Promise<void> | undefined;

@@ -15,7 +15,7 @@ import { upstreamAgentOptions } from '../../src/proxy/upstream-agent-options.js'
 import { startConnectProxy, type ConnectProxy } from '../helpers/connect-proxy.js';
 import { REFUSING_ADDRESS } from '../helpers/faulty-upstream.js';
 import { send } from '../helpers/http.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { TEST_KEY_ID, TEST_SECRET } from '../helpers/secrets.js';
 import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { selfSignedCertificate, startTlsFront } from '../helpers/tls-server.js';

@@ -1,6 +1,7 @@
 // Closing the sidecar lets a request already in flight finish, and refuses new connections.
 import test from 'ava';
 import { send } from '../helpers/http.js';
+import { eventually } from '../helpers/time.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
 
@@ -8,7 +9,7 @@ test('a request in flight when the sidecar closes completes; a new one is refuse
   const slow = await startSlowUpstream(t, 400, '{"done":true}');
   const { sidecar, proxyUrl } = await startTestSidecar(t, { defaultUpstream: toUpstream(slow.url) });
   const inFlight = send(`${proxyUrl}/slow`);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  t.true(await eventually(() => slow.stats.total === 1), 'the request reached the upstream');
   const closed = sidecar.close(5000);
   const answer = await inFlight;
   t.is(answer.status, 200);

@@ -9,7 +9,7 @@ import { admissionReviewOf } from '../helpers/admission-review.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { startInjectorStack, type InjectorStack } from '../helpers/injector-stack.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { DEFAULTS } from '../helpers/injection.js';
 
 const MiB = 1024 * 1024;

@@ -6,7 +6,7 @@ import test from 'ava';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { startInjectorStack } from '../helpers/injector-stack.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 
 interface Review {
   response: {

@@ -13,7 +13,7 @@ import { runCli } from '../helpers/cli-process.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { startInjectorStack } from '../helpers/injector-stack.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { selfSignedCertificate } from '../helpers/tls-server.js';
 
 interface Review {

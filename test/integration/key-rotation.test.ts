@@ -9,7 +9,8 @@ import test, { type ExecutionContext } from 'ava';
 import type { KeyRing } from '../../src/keys/key-ring.js';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { send } from '../helpers/http.js';
-import { eventually, keystoreJson, sleep, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
+import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
 
 const A = { id: 'AKROTATEA', secret: 'rotation-secret-a-1f2e' };
@@ -53,7 +54,8 @@ test('a staged rotation by the book under load fails no request and switches at 
   });
   const load = loadUntilStopped(`${sidecar.proxyUrl}/v1.1/customer/12345`, 8);
 
-  await sleep(300);
+  const loaded = () => sidecar.logs.lines().filter((l) => l.event === 'key store loaded').length;
+  t.true(await eventually(() => emulator.state.accepted.length >= 20), 'the load is running');
   const notBefore = Date.now() + 1000;
   // 1. the operator adds the new key with a future notBefore
   volume.update({
@@ -66,12 +68,15 @@ test('a staged rotation by the book under load fails no request and switches at 
       },
     }),
   });
-  await sleep(1600);
+  t.true(await eventually(() => loaded() === 2), 'the store with the new key is loaded');
+  const switched = () => emulator.state.accepted.filter((a) => a.atMs >= notBefore + 50).length > 50;
+  t.true(await eventually(switched, 10_000), 'requests are signed after notBefore');
   // 2. later, the old key is removed from the store, and then revoked at the gateway
   volume.update({ 'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: B.id, secret: B.secret }] } }) });
-  await sleep(300);
+  t.true(await eventually(() => loaded() === 3), 'the store without the old key is loaded');
   emulator.state.keys.delete(A.id);
-  await sleep(300);
+  const revokedAt = emulator.state.accepted.length;
+  t.true(await eventually(() => emulator.state.accepted.length >= revokedAt + 50), 'requests after the revocation');
   const statuses = await load.stop();
 
   t.true(statuses.length > 200, `only ${statuses.length} requests`);
@@ -106,7 +111,7 @@ test('half-written and invalid files never replace the good store; /readyz repor
   volume.update({
     'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: 'bad id', secret: B.secret }] } }),
   });
-  await sleep(300);
+  t.true(await eventually(() => JSON.stringify(sidecar.ring.status().lastError).includes('accessKeyId')));
   t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
   t.is(emulator.state.accepted.at(-1)?.accessKeyId, A.id);
 

@@ -3,7 +3,7 @@ import net from 'node:net';
 import { once } from 'node:events';
 import test from 'ava';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { send } from '../helpers/http.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 import { startSlowUpstream } from '../helpers/slow-upstream.js';

@@ -11,7 +11,7 @@ import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { createMetrics, type Metrics } from '../../src/observability/metrics.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { rawExchange, send, sendExpectingContinue, statusOf } from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';

@@ -235,8 +235,9 @@ test('a caller that hangs up in the middle of a head is neither answered, logged
   socket.on('error', () => {});
   await new Promise((resolve) => socket.on('connect', resolve));
   socket.end('GET /x HTTP/1.1\r\nHost: x\r\nX-Half: ');
+  // The sidecar closes the connection only after it has handled what it read: a log line or a count
+  // for it would already be there.
   await new Promise((resolve) => socket.on('close', resolve));
-  await new Promise((resolve) => setTimeout(resolve, 100));
   t.is(received, '');
   t.is(logs.lines().filter((l) => l.event === 'request refused by the HTTP parser').length, 0);
   t.is(await sidecarErrors(adminUrl, 'Sidecar.MalformedRequest'), undefined);

@@ -9,6 +9,7 @@ import { onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.j
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
+import { eventually } from '../helpers/time.js';
 
 const keys = {
   app: { id: 'AKAPP', secret: 'profile-secret-app-11' },
@@ -195,7 +196,7 @@ test('with no other valid key the refusal passes through unchanged, and a retry 
   volume.update({
     'keystore.json': keystoreJson({ default: { keys: [{ accessKeyId: OLD.id, secret: OLD.secret }] } }),
   });
-  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.true(await eventually(() => sidecar.logs.lines().filter((l) => l.event === 'key store loaded').length === 2));
   const single = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
   t.is(single.status, 401);
   t.deepEqual(single.json(), { code: 'Signature.NotMatch', message: 'The signature does not match.' });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { parse } from 'yaml';
 import { send } from '../helpers/http.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { startPrometheus } from '../helpers/prometheus-server.js';
 import { startStack } from '../helpers/stack.js';
 import { REPO_ROOT, requireTool, runTool } from '../helpers/tools.js';
@@ -23,7 +23,13 @@ test(
       'target up',
     );
 
-    // Four rounds, each longer than the scrape interval, so that Prometheus sees every counter rise.
+    const total = async (): Promise<number> =>
+      Number((await prometheus.query('sum(sfd_requests_total)'))[0]?.value[1] ?? 0);
+    const exposed = async (): Promise<number> =>
+      [...(await send(`${adminUrl}/metrics`)).body.toString().matchAll(/^sfd_requests_total\{[^}]*\} (\d+)$/gm)]
+        .map((m) => Number(m[1]))
+        .reduce((a, b) => a + b, 0);
+    // Four rounds, each scraped before the next starts, so that Prometheus sees every counter rise.
     const goodForm = { ...emulator.state.form };
     for (let round = 0; round < 4; round += 1) {
       for (let i = 0; i < 5; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 200);
@@ -43,11 +49,10 @@ test(
       emulator.state.form = { ...goodForm, shape: 'no-extra-lf' };
       for (let i = 0; i < 2; i += 1) t.is((await send(`${proxyUrl}/v1.1/customer/12345`)).status, 401);
       emulator.state.form = goodForm;
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const sent = await exposed();
+      t.true(await eventually(async () => (await total()) === sent, 20_000), `round ${round} scraped`);
     }
 
-    const total = async (): Promise<number> =>
-      Number((await prometheus.query('sum(sfd_requests_total)'))[0]?.value[1] ?? 0);
     t.true(await eventually(async () => (await total()) === 38, 20_000), 'all 38 requests scraped');
 
     const byStatus: Record<string, number> = Object.fromEntries(

@@ -6,6 +6,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
+import { sleep } from '../helpers/time.js';
 
 const CHUNK = 64 * 1024;
 const CHUNKS = 1024; // 64 MiB in all
@@ -46,7 +47,9 @@ test(
       http.get(`${proxyUrl}/v1.1/download`, { agent: false }, resolve).on('error', reject);
     });
     response.pause();
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // A fixed pause: what is checked is that nothing more happens while the caller reads nothing (the
+    // upstream stops being able to hand bytes over), and an absence has no event to wait on.
+    await sleep(700);
     const handedOverWhilePaused = handedOver;
     t.log(
       `handed over while the caller read nothing: ${(handedOverWhilePaused / 2 ** 20).toFixed(1)} MiB of ` +

@@ -9,25 +9,31 @@ import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send, statusOf } from '../helpers/http.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { relayConfig } from '../helpers/relay-config.js';
 import { startStack } from '../helpers/stack.js';
 import { startTestApp } from '../helpers/test-app.js';
 
 /** A caller that sends a request head (declaring a body), then one byte of body every `everyMs` until the test ends. */
-function trickle(t: ExecutionContext, port: number, head: string, everyMs: number): { received: () => string } {
+function trickle(
+  t: ExecutionContext,
+  port: number,
+  head: string,
+  everyMs: number,
+): { received: () => string; bodyBytesSent: () => number } {
   const socket = net.connect(port, '127.0.0.1');
   let received = '';
+  let bodyBytes = 0;
   socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
   socket.on('error', () => undefined);
   socket.on('connect', () => socket.write(head));
-  const timer = setInterval(() => socket.writable && socket.write('a'), everyMs);
+  const timer = setInterval(() => socket.writable && socket.write('a', () => (bodyBytes += 1)), everyMs);
   t.teardown(() => {
     clearInterval(timer);
     socket.destroy();
   });
-  return { received: () => received };
+  return { received: () => received, bodyBytesSent: () => bodyBytes };
 }
 
 const slowPost = (path: string, declared: number, extra = ''): string =>
@@ -45,7 +51,12 @@ test(
     });
     for (let i = 0; i < 4; i += 1)
       trickle(t, sidecar.proxyAddress.port, slowPost('/cdn/v1.0/services/1/rateLimit', 16 * 1024), 200);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const gauge = async (name: string) =>
+      valueOf(parseExposition((await send(`${adminUrl}/metrics`)).body.toString()), name) ?? 0;
+    // The slow callers are in and have sent body bytes (which bytes count is what the gauge shows).
+    const callersIn = async () =>
+      (await gauge('sfd_inflight_requests')) >= 4 && (await gauge('sfd_buffered_body_bytes')) >= 4;
+    t.true(await eventually(callersIn), 'the slow callers are in');
     const small = await send(`${proxyUrl}/cdn/v1.0/services/1001/rateLimit`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -95,15 +106,26 @@ test(
   async (t) => {
     const app = await startTestApp(t);
     const { logger } = captureLogs();
+    const metrics = createMetrics();
     const relay = await startNotifyRelay(relayConfig(app.url, { requireHeader: false, maxInflight: 2 }), {
       logger,
-      metrics: createMetrics(),
+      metrics,
       now: Date.now,
       callerLimits: { ...DEFAULT_LIMITS, clientMinBodyBytesPerSecond: 0 },
     });
     t.teardown(() => relay.close(0));
-    for (let i = 0; i < 4; i += 1) trickle(t, relay.address.port, slowPost('/notifications', 60_000), 200);
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    const slow = Array.from({ length: 4 }, () =>
+      trickle(t, relay.address.port, slowPost('/notifications', 60_000), 200),
+    );
+    const open = async () =>
+      (await metrics.registry.getSingleMetric('sfd_connections_open')?.get())?.values.find(
+        (v) => v.labels.listener === 'notifications',
+      )?.value ?? 0;
+    // Each slow caller is connected and has sent its head and a first body byte.
+    t.true(
+      await eventually(async () => (await open()) >= 4 && slow.every((caller) => caller.bodyBytesSent() >= 1)),
+      'the slow callers are in',
+    );
     const event = recordingEvent({
       status: 'started',
       recordingId: 'rec-slow',

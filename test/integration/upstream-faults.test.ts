@@ -5,7 +5,7 @@ import http from 'node:http';
 import net from 'node:net';
 import test from 'ava';
 import { rawExchange, rawExchangeEnding, send, statusOf } from '../helpers/http.js';
-import { eventually } from '../helpers/keystore-stack.js';
+import { eventually } from '../helpers/time.js';
 import { okResponse, onRequestHead, REFUSING_ADDRESS, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { startSelfSignedServer } from '../helpers/tls-server.js';
