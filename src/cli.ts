@@ -83,7 +83,9 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
         };
       case 'inject':
         return {
-          exitCode: await (await import('./cli/inject-command.js')).injectCommand(line.positionals, settings, deps),
+          exitCode: await (
+            await import('./cli/inject-command.js')
+          ).injectCommand(line.positionals, line.options, settings, deps),
         };
       case 'uninject':
         return { exitCode: await (await import('./cli/uninject-command.js')).uninjectCommand(line.positionals, deps) };

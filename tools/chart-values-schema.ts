@@ -130,6 +130,24 @@ export function chartValuesSchema(): Schema {
         },
         { required: ['existingSecret'] },
       ),
+      policy: object('The entitlement policy the injector applies.', {
+        entitlements: {
+          type: 'array',
+          description:
+            'Which namespaces (and service accounts) may use which profiles; a pod outside it is refused. ' +
+            'Empty: no policy, every profile may be used.',
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['namespace', 'profiles'],
+            properties: {
+              namespace: { type: 'string', ...DNS_LABEL },
+              serviceAccounts: { type: 'array', minItems: 1, items: { type: 'string', ...OBJECT_NAME } },
+              profiles: { type: 'array', minItems: 1, items: { type: 'string', pattern: PROFILE_NAME_PATTERN.source } },
+            },
+          },
+        },
+      }),
       webhook: object('The MutatingWebhookConfiguration.', {
         failurePolicy: {
           enum: ['Ignore', 'Fail'],

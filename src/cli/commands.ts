@@ -106,8 +106,16 @@ export const COMMANDS: readonly CommandDefinition[] = [
   {
     name: 'inject',
     summary: 'print Kubernetes manifests with the sidecar added to every pod template',
-    usage: '[settings] FILE|- ...   (- reads standard input)',
-    options: [],
+    usage: '[--namespace NAME] [settings] FILE|- ...   (- reads standard input)',
+    options: [
+      {
+        name: 'namespace',
+        value: 'NAME',
+        description:
+          'the namespace of objects that name none, as kubectl applies them (default: default); the ' +
+          'entitlement policy is checked against it',
+      },
+    ],
     positionals: true,
   },
   {

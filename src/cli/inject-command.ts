@@ -6,6 +6,8 @@
 import { ANNOTATIONS } from '../inject/annotations.js';
 import { injectManifestText, type WorkloadOutcome } from '../inject/inject-manifests.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
+import { ConfigError } from '../config/config-error.js';
+import { readPolicyFile } from './policy-file.js';
 import type { CliIo } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
 import { runOverManifests } from './manifest-io.js';
@@ -15,6 +17,7 @@ const USAGE = 'usage: sfd-sidecar inject [settings] FILE|- ...   (- reads standa
 
 export async function injectCommand(
   positionals: readonly string[],
+  options: Readonly<Record<string, unknown>>,
   settings: CommandSettings,
   io: CliIo,
 ): Promise<number> {
@@ -24,12 +27,16 @@ export async function injectCommand(
   }
   const reader = readerOf(settings, io);
   const defaults = readInjectionOptions(reader);
+  const policy = readPolicyFile(reader);
   reader.assertValid();
+  const namespace = typeof options.namespace === 'string' ? options.namespace : 'default';
+  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace))
+    throw new ConfigError([`--namespace: must be a namespace name (got ${JSON.stringify(namespace)})`]);
   return runOverManifests(
     positionals,
     {
       command: 'inject',
-      edit: (text, source) => injectManifestText(text, source, defaults),
+      edit: (text, source) => injectManifestText(text, source, defaults, policy && { policy, namespace }),
       describe,
       closing: (outputs) =>
         defaults.upstreamUrl === null &&

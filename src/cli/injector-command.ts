@@ -5,6 +5,11 @@ import { BUFFERED_BODY_DEFAULTS, SETTINGS } from '../config/settings.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
 import { startInjector } from '../injector/start-injector.js';
 import { readCertificateSettings } from './injector-certificates.js';
+import { readPolicyFile } from './policy-file.js';
+import { watchPolicyFile } from '../injector/policy-reloader.js';
+
+/** The policy file is re-read this often as a backstop to watching it. */
+const POLICY_RELOAD_INTERVAL_MS = 30_000;
 import { createLogger, describeError } from '../observability/logger.js';
 import { createMetrics } from '../observability/metrics.js';
 import type { RunningService } from './cli-io.js';
@@ -25,11 +30,28 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
     : { ...read, maxBufferedBodyBytes: BUFFERED_BODY_DEFAULTS.injector };
   const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
   const openCertificates = readCertificateSettings(r, deps);
+  const initialPolicy = readPolicyFile(r);
   r.assertValid();
   const logger = deps.logger ?? createLogger({ level: logLevel });
   for (const warning of [...settings.warnings, ...r.warnings])
     logger.warn('setting ignored or likely wrong', { warning });
   const tls = await openCertificates(logger);
+  const policyPath = r.raw('policyFile')?.trim();
+  const policy =
+    initialPolicy && policyPath
+      ? watchPolicyFile({
+          path: policyPath,
+          initial: initialPolicy,
+          readFile: deps.readFileAsync,
+          logger,
+          intervalMs: POLICY_RELOAD_INTERVAL_MS,
+        })
+      : undefined;
+  if (policy) logger.info('entitlement policy loaded', { entitlements: initialPolicy!.entitlements.length });
+  else
+    logger.warn('no entitlement policy is in force: any pod that asks may use any profile', {
+      fix: `set ${SETTINGS.policyFile.env} (the chart's policy.entitlements)`,
+    });
   const metrics = createMetrics('injector');
   metrics.observeLogDrops(() => logger.droppedLines());
   const injector = await startInjector({
@@ -41,10 +63,12 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
     logger,
     metrics,
     now: deps.now,
+    ...(policy ? { policy: policy.current } : {}),
   });
   return {
     async stop(signal) {
       logger.info('shutting down', { signal });
+      policy?.stop();
       await injector.close(shutdownTimeoutMs);
       logger.info('stopped');
       logger.flush();

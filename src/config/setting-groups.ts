@@ -85,6 +85,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
   {
     title: 'The injected sidecar',
     keys: [
+      'policyFile',
       'keystoreSecretKey',
       'sidecarMode',
       'imagePullPolicy',

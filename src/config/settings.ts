@@ -570,6 +570,14 @@ export const SETTINGS = define({
     default: 65532,
     commands: INJECT,
   } satisfies SettingDefinition<SidecarUser>,
+  policyFile: {
+    env: 'SFD_POLICY_FILE',
+    description:
+      'the entitlement policy (YAML): which namespaces and service accounts may use which profiles; a pod ' +
+      'outside it is refused; the injector re-reads it when it changes; without one, every profile may be used',
+    ...text('a file path'),
+    commands: INJECT,
+  } satisfies SettingDefinition<string>,
   injectorListen: {
     env: 'SFD_INJECTOR_LISTEN',
     description: 'the HTTPS listener of the admission webhook (POST /mutate, POST /mutate/namespace)',

@@ -10,6 +10,9 @@ export const ANNOTATIONS = {
   /** The Secret holding the key store, in the pod's namespace. */
   keystoreSecret: `${PREFIX}keystore-secret`,
   profile: `${PREFIX}profile`,
+  /** Profiles a caller may pick per request (SFD_ALLOWED_PROFILES), with the header it picks them by. */
+  allowedProfiles: `${PREFIX}allowed-profiles`,
+  profileHeader: `${PREFIX}profile-header`,
   upstreamUrl: `${PREFIX}upstream-url`,
   /** The signing port on 127.0.0.1. */
   listenPort: `${PREFIX}listen-port`,

@@ -8,6 +8,7 @@ import { readJsonStream } from '../text/json-stream.js';
 import { readKubeYamlStream, type StreamDocument } from '../text/kube-yaml.js';
 import { describeYamlCode, where } from '../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from './inject-pod.js';
+import type { EntitlementPolicy } from './entitlement-policy.js';
 import type { InjectionOptions } from './injection-options.js';
 import { patchBetween, sameValue } from './json-patch.js';
 import { uninjectPod } from './uninject-pod.js';
@@ -37,13 +38,37 @@ interface DocumentChange {
 }
 type Edit = { readonly op: 'set' | 'insert' | 'remove'; readonly path: readonly Key[]; readonly value?: unknown };
 
-/** What is done to each pod template: the injection, or taking the sidecar out again. */
-export type PodEdit = (template: PodTemplate, inherited: Readonly<StringMap>) => PodInjection;
+/** What is done to each pod template (of the object given): the injection, or taking the sidecar out. */
+export type PodEdit = (template: PodTemplate, inherited: Readonly<StringMap>, object: KubeObject) => PodInjection;
 
-export function injectManifestText(text: string, source: string, defaults: InjectionOptions): InjectedText {
-  return editManifestText(text, source, (template, inherited) =>
-    injectPod(template, defaults, 'every-workload', inherited),
+/**
+ * @param policy the entitlement policy, and the namespace of objects that name none (kubectl's
+ * `--namespace`, or default)
+ */
+export function injectManifestText(
+  text: string,
+  source: string,
+  defaults: InjectionOptions,
+  policy?: { readonly policy: EntitlementPolicy; readonly namespace: string },
+): InjectedText {
+  return editManifestText(text, source, (template, inherited, object) =>
+    injectPod(
+      template,
+      defaults,
+      'every-workload',
+      inherited,
+      policy && {
+        policy: policy.policy,
+        object: objectName(object),
+        namespace: typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : policy.namespace,
+      },
+    ),
   );
+}
+
+/** `Kind/name`, as kubectl names an object. */
+function objectName(object: KubeObject): string {
+  return `${String(object.kind)}/${typeof object.metadata?.name === 'string' ? object.metadata.name : '(no name)'}`;
 }
 
 /** The manifests without the sidecar: an `injected` outcome here means the sidecar was taken out. */
@@ -149,7 +174,7 @@ function injectObject(value: unknown, at: string, edit: PodEdit, outcomes: Workl
   }
   // A Pod's own annotations are its template's; a workload's are inherited by its template.
   const inherited = path.length > 0 ? stringMap(object.metadata?.annotations) : {};
-  const injection = edit(template, inherited);
+  const injection = edit(template, inherited, object);
   outcomes.push({ workload, injection });
   if (injection.outcome !== 'injected') return [];
   // Only what the injection changed is written: every other field keeps its text and comments.

@@ -10,6 +10,7 @@ import { VERSION } from '../version.js';
 import { ANNOTATIONS, INJECTED_LABEL, INJECT_LABEL, unknownAnnotations } from './annotations.js';
 import { choosePorts } from './choose-ports.js';
 import { optionsForPod, type InjectionOptions, type PodOptions } from './injection-options.js';
+import { entitlementProblem, type EntitlementPolicy } from './entitlement-policy.js';
 import { keyIsolationProblems } from './key-isolation.js';
 import type { Container, PodTemplate, StringMap } from './pod.js';
 import { podResourceProblems } from './pod-resources.js';
@@ -44,7 +45,8 @@ export type NotInjectedReason =
   | 'key-access'
   | 'job-in-classic-mode'
   | 'pod-resources'
-  | 'ports';
+  | 'ports'
+  | 'not-entitled';
 
 export type PodInjection =
   | {
@@ -69,14 +71,23 @@ export type PodInjection =
 
 export { SIDECAR_URL_ENV } from './sidecar-container.js';
 
+/** An entitlement policy to apply, and where the pod is: its object's name and its namespace. */
+export interface PolicyCheck {
+  readonly policy: EntitlementPolicy;
+  readonly object: string;
+  readonly namespace: string;
+}
+
 /**
  * @param inherited annotations of the workload around the template (the template's own win)
+ * @param entitlement the policy the pod's profiles must be entitled by; none: every profile may be used
  */
 export function injectPod(
   template: PodTemplate,
   defaults: InjectionOptions,
   optIn: OptIn,
   inherited: Readonly<StringMap> = {},
+  entitlement?: PolicyCheck,
 ): PodInjection {
   const shape = podShapeProblems(template);
   if (shape.length > 0) return { outcome: 'refused', problems: shape, reason: 'pod-shape', unknownAnnotations: [] };
@@ -104,7 +115,7 @@ export function injectPod(
     // The webhook leaves an injected pod alone (an offline injection wins); `inject` brings it to what
     // it is asked for now: the injection of the pod without its sidecar.
     if (optIn !== 'every-workload') return skip('the sidecar is already in the pod');
-    const again = injectPod(uninjectPod(template), defaults, optIn, inherited);
+    const again = injectPod(uninjectPod(template), defaults, optIn, inherited, entitlement);
     if (again.outcome === 'injected' && sameValue(again.template, template))
       return skip('the sidecar is already in the pod, as asked');
     return again.outcome === 'injected'
@@ -135,6 +146,14 @@ export function injectPod(
   const resolved = optionsForPod(defaults, annotations);
   if (!resolved.ok) return refuse('annotation', ...resolved.problems);
   const options = resolved.options;
+  if (entitlement) {
+    // A pod outside the policy is refused however it asked: a namespace's label does not entitle it.
+    const named = spec.serviceAccountName ?? spec.serviceAccount;
+    const serviceAccount = typeof named === 'string' && named !== '' ? named : 'default';
+    const workload = { object: entitlement.object, namespace: entitlement.namespace, serviceAccount };
+    const denied = entitlementProblem(entitlement.policy, workload, [options.profile, ...options.allowedProfiles]);
+    if (denied) return refuse('not-entitled', denied);
+  }
   const safety = safetyProblems(template, options);
   if (safety) return unsafe(safety.reason, ...safety.problems);
   const chosen = choosePorts(spec, {

@@ -1,7 +1,7 @@
 // What the sidecar injected into a pod is made of: the defaults (flags and SFD_* settings of `inject`
 // and `injector`), each overridden by the pod's own annotation when it has one.
 import { parseInteger, parseObjectName, parseOneOf, parseUpstreamUrl, type Parsed } from '../config/parsers.js';
-import { parseProfileName } from '../config/profile-parsers.js';
+import { parseHeaderName, parseProfileList, parseProfileName } from '../config/profile-parsers.js';
 import {
   INJECTION_MODES,
   parseSidecarUser,
@@ -55,6 +55,9 @@ export interface PodOptions extends InjectionOptions {
   /** More settings for the sidecar, from a ConfigMap and a Secret the pod names. */
   readonly envConfigMap: string | null;
   readonly envSecret: string | null;
+  /** Profiles a caller may pick per request, and the header it picks them by; none when empty. */
+  readonly allowedProfiles: readonly string[];
+  readonly profileHeader: string | null;
 }
 
 const parsePort = parseInteger(1, 65535);
@@ -99,7 +102,14 @@ export function optionsForPod(
     signingPortFromAnnotation: annotations[ANNOTATIONS.listenPort] !== undefined,
     envConfigMap: read(ANNOTATIONS.envConfigMap, parseObjectName, null),
     envSecret: read(ANNOTATIONS.envSecret, parseObjectName, null),
+    allowedProfiles: read(ANNOTATIONS.allowedProfiles, parseProfileList, []),
+    profileHeader: read(ANNOTATIONS.profileHeader, parseHeaderName, null),
   };
+  if (options.allowedProfiles.length > 0 !== (options.profileHeader !== null))
+    problems.push(
+      `annotations ${ANNOTATIONS.allowedProfiles} and ${ANNOTATIONS.profileHeader}: give both (the profiles a ` +
+        'caller may pick, and the header it picks them by) or neither',
+    );
   problems.push(...resourceProblems(options.resources, annotations));
   if (options.keystoreSecret === null) {
     problems.push(

@@ -102,6 +102,9 @@ export interface PodSpec {
   volumes?: Volume[];
   hostNetwork?: boolean;
   hostPID?: boolean;
+  serviceAccountName?: string;
+  /** The older name of serviceAccountName, still accepted by the API server. */
+  serviceAccount?: string;
   shareProcessNamespace?: boolean;
   restartPolicy?: string;
   terminationGracePeriodSeconds?: number;

@@ -13,6 +13,9 @@ const NEVER_FROM_OBJECTS = new Set<string>([
   SETTINGS.accessKeyId.env,
   SETTINGS.accessKeySecret.env,
   SETTINGS.accessKeySecretFile.env,
+  SETTINGS.profile.env,
+  SETTINGS.allowedProfiles.env,
+  SETTINGS.profileHeader.env,
 ]);
 
 /** The variables `serve` reads that a ConfigMap or Secret may set. */

@@ -42,6 +42,14 @@ export function sidecarContainer(
     ...(options.mode === 'classic'
       ? [{ name: SETTINGS.shutdownDelayMs.env, value: String(CLASSIC_SHUTDOWN_DELAY_MS) }]
       : []),
+    // Only the injection says which profiles a caller may pick: a ConfigMap or Secret the pod names
+    // never gives these (settings-from-objects.ts), so a policy's check of them holds.
+    ...(options.allowedProfiles.length === 0
+      ? []
+      : [
+          { name: SETTINGS.allowedProfiles.env, value: options.allowedProfiles.join(',') },
+          { name: SETTINGS.profileHeader.env, value: options.profileHeader! },
+        ]),
   ];
   const fromObjects = settingsFromObjects(
     { configMap: options.envConfigMap, secret: options.envSecret },

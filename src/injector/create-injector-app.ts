@@ -8,6 +8,7 @@ import { Hono, type Context } from 'hono';
 import { SIDECAR_ERRORS, SidecarError, type SidecarErrorSpec } from '../errors.js';
 import type { OptIn } from '../inject/inject-pod.js';
 import type { InjectionOptions } from '../inject/injection-options.js';
+import type { EntitlementPolicy } from '../inject/entitlement-policy.js';
 import type { Logger } from '../observability/logger.js';
 import { readBody } from '../http/read-body.js';
 import { errorAnswer, errorResponse } from '../http/error-answer.js';
@@ -29,6 +30,8 @@ export interface InjectorAppDeps {
   readonly budget: BodyBudget;
   /** How long an answer may wait for its caller to read it before the connection closes. */
   readonly answerDeadlineMs: number;
+  /** The entitlement policy in force now; undefined: none, every profile may be used. */
+  readonly policy?: () => EntitlementPolicy | undefined;
 }
 
 export function createInjectorApp(deps: InjectorAppDeps): Hono<{ Bindings: HttpBindings }> {
@@ -60,13 +63,16 @@ async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppD
     deps.observe('invalid', (performance.now() - started) / 1000);
     return refuse(deps, SIDECAR_ERRORS.AdmissionReviewInvalid, read.problem);
   }
-  const { response, result, pod, reason } = reviewPod(read.request, deps.defaults, optIn);
+  const { response, result, pod, reason, who } = reviewPod(read.request, deps.defaults, optIn, deps.policy?.());
   deps.observe(result, (performance.now() - started) / 1000, reason);
   // One line per decision; a refusal's line says why, as the answer does.
   if (result !== 'ignored')
     deps.logger[result === 'refused' ? 'warn' : 'info']('admission review', {
       result,
       pod,
+      namespace: who?.namespace ?? null,
+      serviceAccount: who?.serviceAccount ?? null,
+      profiles: who?.profiles?.join(',') ?? null,
       uid: read.request.uid,
       ...(reason ? { reason } : {}),
       ...(response.status ? { message: response.status.message } : {}),

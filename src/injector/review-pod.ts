@@ -6,7 +6,8 @@
 // an error would admit it.
 import { SIDECAR_ERRORS } from '../errors.js';
 import { injectPod, type NotInjectedReason, type OptIn } from '../inject/inject-pod.js';
-import type { InjectionOptions } from '../inject/injection-options.js';
+import { optionsForPod, type InjectionOptions } from '../inject/injection-options.js';
+import type { EntitlementPolicy } from '../inject/entitlement-policy.js';
 import type { PodTemplate } from '../inject/pod.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 import { patchBetween } from '../inject/json-patch.js';
@@ -17,6 +18,8 @@ export interface ReviewAnswer {
   readonly response: AdmissionResponse;
   readonly result: ReviewResult;
   readonly pod: string;
+  /** Who asked, for the decision's log line: the pod's namespace, service account and profiles. */
+  readonly who?: { readonly namespace: string; readonly serviceAccount: string; readonly profiles?: string[] };
   /** Why a pod was refused or skipped as unsafe: a metric label. */
   readonly reason?: NotInjectedReason;
 }
@@ -27,7 +30,12 @@ const MAX_PATCH_BYTES = 1024 * 1024;
 /** Warnings the API server passes to the client (kubectl prints them). */
 const prefix = (text: string): string => `sfd-sidecar: ${text}`;
 
-export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions, optIn: OptIn): ReviewAnswer {
+export function reviewPod(
+  request: AdmissionRequest,
+  defaults: InjectionOptions,
+  optIn: OptIn,
+  policy?: EntitlementPolicy,
+): ReviewAnswer {
   const allow = (warnings: string[] = []): AdmissionResponse => ({
     uid: request.uid,
     allowed: true,
@@ -39,79 +47,100 @@ export function reviewPod(request: AdmissionRequest, defaults: InjectionOptions,
     return { response: allow([prefix('not a Pod with containers; left unchanged')]), result: 'ignored', pod: name };
   if (request.operation !== undefined && request.operation !== 'CREATE')
     return { response: allow(), result: 'ignored', pod: name };
-  const injection = injectPod(pod, defaults, optIn);
+  const namespace = typeof request.namespace === 'string' && request.namespace !== '' ? request.namespace : 'default';
+  const check = policy && { policy, object: `Pod ${podName(request)}`, namespace };
+  const injection = injectPod(pod, defaults, optIn, {}, check);
+  const who = whoAsked(pod, defaults, namespace);
   const warnings = injection.unknownAnnotations.map((annotation) =>
     prefix(`unknown annotation ${annotation}; it is ignored`),
   );
-  switch (injection.outcome) {
-    case 'skipped':
-      return injection.unsafe
-        ? {
-            response: allow([...warnings, prefix(`${name} was left without the sidecar: ${injection.reason}`)]),
-            result: 'skipped',
-            pod: name,
-            reason: injection.unsafe,
-          }
-        : { response: allow(warnings), result: 'skipped', pod: name };
-    case 'refused': {
-      const invalid = injection.reason === 'pod-shape';
-      const detail = injection.problems.join('; ');
-      return {
-        response: {
-          uid: request.uid,
-          allowed: false,
-          status: invalid
-            ? { code: 400, message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: ${detail}` }
-            : { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${detail}` },
-          ...(warnings.length > 0 ? { warnings } : {}),
-        },
-        result: 'refused',
-        pod: name,
-        reason: injection.reason,
-      };
-    }
-    case 'injected': {
-      const patch = JSON.stringify(patchBetween(pod, injection.template));
-      // A patch this large comes only from a pod made to be large; its answer would be held in memory.
-      if (patch.length > MAX_PATCH_BYTES)
+  return { ...decide(), who };
+
+  function decide(): ReviewAnswer {
+    switch (injection.outcome) {
+      case 'skipped':
+        return injection.unsafe
+          ? {
+              response: allow([...warnings, prefix(`${name} was left without the sidecar: ${injection.reason}`)]),
+              result: 'skipped',
+              pod: name,
+              reason: injection.unsafe,
+            }
+          : { response: allow(warnings), result: 'skipped', pod: name };
+      case 'refused': {
+        const invalid = injection.reason === 'pod-shape';
+        const detail = injection.problems.join('; ');
         return {
           response: {
             uid: request.uid,
             allowed: false,
-            status: {
-              code: 400,
-              message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: its patch would be ${patch.length} bytes`,
-            },
+            status: invalid
+              ? { code: 400, message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: ${detail}` }
+              : { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${detail}` },
+            ...(warnings.length > 0 ? { warnings } : {}),
           },
           result: 'refused',
           pod: name,
-          reason: 'pod-shape',
+          reason: injection.reason,
         };
-      const notes = [...warnings, ...injection.notes.map(prefix)];
-      return {
-        response: {
-          uid: request.uid,
-          allowed: true,
-          patchType: 'JSONPatch',
-          patch: Buffer.from(patch).toString('base64'),
-          ...(notes.length > 0 ? { warnings: notes } : {}),
-        },
-        result: 'injected',
-        pod: name,
-      };
+      }
+      case 'injected': {
+        const patch = JSON.stringify(patchBetween(pod, injection.template));
+        // A patch this large comes only from a pod made to be large; its answer would be held in memory.
+        if (patch.length > MAX_PATCH_BYTES)
+          return {
+            response: {
+              uid: request.uid,
+              allowed: false,
+              status: {
+                code: 400,
+                message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: its patch would be ${patch.length} bytes`,
+              },
+            },
+            result: 'refused',
+            pod: name,
+            reason: 'pod-shape',
+          };
+        const notes = [...warnings, ...injection.notes.map(prefix)];
+        return {
+          response: {
+            uid: request.uid,
+            allowed: true,
+            patchType: 'JSONPatch',
+            patch: Buffer.from(patch).toString('base64'),
+            ...(notes.length > 0 ? { warnings: notes } : {}),
+          },
+          result: 'injected',
+          pod: name,
+        };
+      }
     }
   }
 }
 
-/** `Pod NAME in NAMESPACE`; a Pod being created may have only a generateName. */
-function describePod(request: AdmissionRequest): string {
+/** A Pod's name; a Pod being created may have only a generateName. */
+function podName(request: AdmissionRequest): string {
   const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)?.metadata;
-  const name =
-    typeof metadata?.name === 'string'
-      ? metadata.name
-      : typeof metadata?.generateName === 'string'
-        ? `${metadata.generateName}*`
-        : '(no name)';
+  return typeof metadata?.name === 'string'
+    ? metadata.name
+    : typeof metadata?.generateName === 'string'
+      ? `${metadata.generateName}*`
+      : '(no name)';
+}
+
+function describePod(request: AdmissionRequest): string {
   const namespace = typeof request.namespace === 'string' && request.namespace ? ` in ${request.namespace}` : '';
-  return `Pod ${name}${namespace}`;
+  return `Pod ${podName(request)}${namespace}`;
+}
+
+/** The pod's namespace, service account and the profiles it would use (when its annotations are valid). */
+function whoAsked(pod: PodTemplate, defaults: InjectionOptions, namespace: string): NonNullable<ReviewAnswer['who']> {
+  const named = pod.spec?.serviceAccountName ?? pod.spec?.serviceAccount;
+  const serviceAccount = typeof named === 'string' && named !== '' ? named : 'default';
+  const annotations = pod.metadata?.annotations;
+  const resolved =
+    annotations !== null && typeof annotations === 'object' ? optionsForPod(defaults, annotations) : undefined;
+  return resolved?.ok
+    ? { namespace, serviceAccount, profiles: [resolved.options.profile, ...resolved.options.allowedProfiles] }
+    : { namespace, serviceAccount };
 }

@@ -6,6 +6,7 @@ import { createAdminServer } from '../admin/create-admin-server.js';
 import type { Limits } from '../config/limits-config.js';
 import type { ListenAddress } from '../config/parsers.js';
 import type { InjectionOptions } from '../inject/injection-options.js';
+import type { EntitlementPolicy } from '../inject/entitlement-policy.js';
 import { observeConnections } from '../server/connection-observer.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -36,6 +37,8 @@ export interface InjectorOptions {
   readonly now: () => number;
   /** How long an answer waits for its caller to read it (the API server waits 30 s at most). */
   readonly answerDeadlineMs?: number;
+  /** The entitlement policy in force now; none: every profile may be used. */
+  readonly policy?: () => EntitlementPolicy | undefined;
 }
 
 const ANSWER_DEADLINE_MS = 30_000;
@@ -78,6 +81,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     minBodyBytesPerSecond: limits.clientMinBodyBytesPerSecond,
     budget,
     answerDeadlineMs: options.answerDeadlineMs ?? ANSWER_DEADLINE_MS,
+    ...(options.policy ? { policy: options.policy } : {}),
     observe: (result, seconds, reason) => {
       reviews.inc({ result });
       if (result === 'injected' || result === 'skipped' || result === 'refused')

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { parseAllDocuments, parse } from 'yaml';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
+import { parseEntitlementPolicy } from '../../src/inject/entitlement-policy.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
 
 const CHART = 'helm/sfd-sidecar';
@@ -115,6 +116,7 @@ test('the chart ships one scenario per case', (t) => {
     'classic-values.yaml',
     'existing-secret-values.yaml',
     'monitoring-values.yaml',
+    'policy-values.yaml',
   ]);
 });
 
@@ -209,6 +211,33 @@ test(
     );
   },
 );
+
+test('policy.entitlements reaches the injector as the policy file it reads, and NOTES say when none is', (t) => {
+  const { objects } = render(['-f', join(CHART, 'ci', 'policy-values.yaml')]);
+  const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-policy')) as unknown as {
+    metadata: { name: string };
+    data: Record<string, string>;
+  };
+  const parsed = parseEntitlementPolicy(configMap.data['policy.yaml']!);
+  if (!parsed.ok) return t.fail(parsed.problems.join('\n'));
+  const values = parse(readFileSync(join(REPO_ROOT, CHART, 'ci', 'policy-values.yaml'), 'utf8')) as {
+    policy: { entitlements: unknown[] };
+  };
+  t.deepEqual(
+    parsed.policy.entitlements,
+    values.policy.entitlements.map((e) => ({ serviceAccounts: null, ...(e as object) })),
+  );
+  const pod = injectorPod(objects).template.spec as {
+    containers: { env: { name: string; value?: string }[]; volumeMounts: { name: string; mountPath: string }[] }[];
+    volumes: { name: string; configMap?: { name: string } }[];
+  };
+  const file = pod.containers[0]!.env.find((e) => e.name === 'SFD_POLICY_FILE')!.value!;
+  const mount = pod.containers[0]!.volumeMounts.find((m) => file.startsWith(`${m.mountPath}/`))!;
+  t.is(file, `${mount.mountPath}/policy.yaml`);
+  t.is(pod.volumes.find((v) => v.name === mount.name)!.configMap!.name, configMap.metadata.name);
+  const without = render(['--set', 'keystore.existingSecret=sfd-keys']).objects;
+  t.false(without.some((o) => o.kind === 'ConfigMap' && o.metadata.name.endsWith('-policy')));
+});
 
 test('issuer chart: the chart generates a CA, and the webhook trusts the one that signed the certificate', (t) => {
   const { objects } = render(['--set', 'keystore.existingSecret=sfd-keys', '--set', 'certificates.issuer=chart']);
@@ -436,6 +465,8 @@ test('NOTES say where the certificate comes from and how a pod asks for the side
   t.regex(injectorIssued, /\(classic form\)/);
   t.regex(injectorIssued, /needs the key store Secret sfd-keys/);
   t.regex(notesOf('cert-manager-values.yaml'), /comes from cert-manager/);
+  t.regex(injectorIssued, /No entitlement policy is in force/);
+  t.regex(notesOf('policy-values.yaml'), /Entitlement policy: 2 entitlement\(s\); a pod outside it is refused/);
 });
 
 test("the sidecar's image, pull policy and resources are values of their own, apart from the injector's", (t) => {

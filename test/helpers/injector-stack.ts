@@ -36,7 +36,7 @@ export interface Teardown {
 export async function startInjectorStack(
   t: Teardown,
   defaults: InjectionOptions = DEFAULTS,
-  overrides: Partial<Pick<InjectorOptions, 'limits' | 'answerDeadlineMs'>> & { keyType?: 'ec' | 'rsa' } = {},
+  overrides: Partial<Pick<InjectorOptions, 'limits' | 'answerDeadlineMs' | 'policy'>> & { keyType?: 'ec' | 'rsa' } = {},
 ): Promise<InjectorStack> {
   const { keyType, ...options } = overrides;
   const made = await selfSignedCertificate('localhost', undefined, keyType);
