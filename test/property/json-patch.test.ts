@@ -7,7 +7,16 @@ import fc from 'fast-check';
 import fastJsonPatch from 'fast-json-patch';
 import { patchBetween } from '../../src/inject/json-patch.js';
 
-const json = fc.jsonValue({ maxDepth: 4 });
+/** Whether a `__proto__` member appears anywhere in the value. */
+const hasProtoKey = (value: unknown): boolean =>
+  value !== null &&
+  typeof value === 'object' &&
+  (Object.hasOwn(value, '__proto__') || Object.values(value).some(hasProtoKey));
+
+// Documents without a `__proto__` member: no Kubernetes object has one (its fields are the schema's, and
+// label and annotation keys cannot start with `_`), and fast-json-patch, the independent applier here,
+// either refuses a patch that names one or, told not to, sets the prototype instead of the member.
+const json = fc.jsonValue({ maxDepth: 4 }).filter((value) => !hasProtoKey(value));
 
 test('applied by fast-json-patch, the patch turns any document into any other', (t) => {
   fc.assert(
