@@ -130,6 +130,14 @@ export function chartValuesSchema(): Schema {
         },
         { required: ['existingSecret'] },
       ),
+      admissionPolicy: object('The admission policy that keeps the key store to the sidecar.', {
+        enabled: {
+          type: 'boolean',
+          description:
+            'Ship a ValidatingAdmissionPolicy (Kubernetes 1.30+) that refuses a pod whose containers other ' +
+            'than the sidecar read the key store Secret.',
+        },
+      }),
       policy: object('The entitlement policy the injector applies.', {
         entitlements: {
           type: 'array',

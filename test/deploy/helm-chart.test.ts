@@ -140,6 +140,8 @@ test(
       'Secret',
       'Service',
       'ServiceAccount',
+      'ValidatingAdmissionPolicy',
+      'ValidatingAdmissionPolicyBinding',
     ]);
     for (const object of objects) t.notThrows(() => validateObject(object), `${object.kind} ${object.metadata.name}`);
     t.deepEqual(render(['--set', 'keystore.existingSecret=sfd-keys']).objects, objects, 'every render is the same');

@@ -19,6 +19,10 @@ import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { ClusterRole } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRole';
 import { ClusterRoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/ClusterRoleBinding';
 import { Role } from 'kubernetes-models/rbac.authorization.k8s.io/v1/Role';
+import {
+  ValidatingAdmissionPolicy,
+  ValidatingAdmissionPolicyBinding,
+} from 'kubernetes-models/admissionregistration.k8s.io/v1';
 import { RoleBinding } from 'kubernetes-models/rbac.authorization.k8s.io/v1/RoleBinding';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Pod } from 'kubernetes-models/v1/Pod';
@@ -42,6 +46,8 @@ const MODELS: Record<string, new (data: never) => Model> = {
   'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
   'v1/ServiceAccount': ServiceAccount,
   'rbac.authorization.k8s.io/v1/Role': Role,
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy': ValidatingAdmissionPolicy,
+  'admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding': ValidatingAdmissionPolicyBinding,
   'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
   'rbac.authorization.k8s.io/v1/ClusterRole': ClusterRole,
   'rbac.authorization.k8s.io/v1/ClusterRoleBinding': ClusterRoleBinding,
