@@ -2,7 +2,7 @@
 // The values that are sidecar settings take their pattern or allowed values from the code that checks
 // those settings, so the chart refuses what the sidecar would refuse.
 import { INJECTION_MODES } from '../src/inject/injection-options.js';
-import { IMAGE_PULL_POLICIES, LOG_LEVELS } from '../src/config/settings.js';
+import { IMAGE_PULL_POLICIES, KEYSTORE_LAYOUTS, LOG_LEVELS } from '../src/config/settings.js';
 import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
 import { DNS_LABEL, OBJECT_NAME } from '../src/config/parsers.js';
 import { SIGNATURE_VERSIONS } from '../src/signing/types.js';
@@ -127,6 +127,7 @@ export function chartValuesSchema(): Schema {
         {
           existingSecret: string(SETTINGS.keystoreSecret.description, { ...OBJECT_NAME }),
           key: string(SETTINGS.keystoreSecretKey.description, { pattern: '^[-._a-zA-Z0-9]+$' }),
+          layout: { enum: [...KEYSTORE_LAYOUTS], description: SETTINGS.keystoreLayout.description },
         },
         { required: ['existingSecret'] },
       ),

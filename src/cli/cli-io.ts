@@ -12,6 +12,8 @@ export interface CliIo {
   readonly readFileBytes: (path: string, maxBytes: number) => Buffer;
   /** Reads a regular file as UTF-8, at most `maxBytes` of it, or null when it does not exist. */
   readonly readFileIfExists: (path: string, maxBytes: number) => string | null;
+  /** Writes a new file only its owner can read; throws when it exists or cannot be written. */
+  readonly writePrivateFile: (path: string, text: string) => void;
   /** Reads standard input to its end as UTF-8, at most `maxBytes` of it; rejects beyond. */
   readonly readStdin: (maxBytes: number) => Promise<string>;
   readonly now: () => number;

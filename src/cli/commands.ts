@@ -70,8 +70,10 @@ export const COMMANDS: readonly CommandDefinition[] = [
   },
   {
     name: 'keys',
-    summary: 'check a key store file, list the keys in use (never a secret), or print the key store JSON Schema',
-    usage: 'check FILE | list [--json] | schema   [settings]',
+    summary:
+      'check a key store file, list the keys in use (never a secret), print the key store JSON Schema, or ' +
+      'split a key store into one file per profile',
+    usage: 'check FILE | list [--json] | schema | split FILE DIR   [settings]',
     options: [json],
     positionals: true,
   },

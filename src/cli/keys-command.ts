@@ -11,7 +11,7 @@ import { readerOf, type CommandSettings } from './command-settings.js';
 import { SETTINGS } from '../config/settings.js';
 
 const DAY_MS = 86_400_000;
-const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema';
+const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema | keys split FILE DIR';
 
 export async function keysCommand(
   positionals: readonly string[],
@@ -19,8 +19,14 @@ export async function keysCommand(
   options: { json?: unknown },
   io: CliIo,
 ): Promise<number> {
-  const [action, file] = positionals;
+  const [action, file, dir] = positionals;
   switch (action) {
+    case 'split':
+      if (!file || !dir) {
+        io.stderr(`${USAGE}\n`);
+        return 2;
+      }
+      return (await import('./keys-split.js')).splitKeyStore(file, dir, io);
     case 'check':
       return check(file, io);
     case 'list':

@@ -87,6 +87,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
     keys: [
       'policyFile',
       'keystoreSecretKey',
+      'keystoreLayout',
       'sidecarMode',
       'imagePullPolicy',
       'sidecarCpuRequest',

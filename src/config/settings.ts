@@ -24,6 +24,9 @@ import { IMAGE_REPOSITORY } from '../version.js';
 import { parseResourceQuantity } from './quantity-parsers.js';
 import { parseQuantity } from './quantity.js';
 
+export const KEYSTORE_LAYOUTS = ['file', 'per-profile'] as const;
+export type KeystoreLayout = (typeof KEYSTORE_LAYOUTS)[number];
+
 export const COMMAND_NAMES = [
   'serve',
   'sign',
@@ -162,9 +165,9 @@ export const SETTINGS = define({
   keystoreFile: {
     env: 'SFD_KEYSTORE_FILE',
     description:
-      'the key store file (JSON, or YAML when named .yaml/.yml), watched for rotations; instead of the ' +
-      'single-key settings',
-    ...text('a file path'),
+      'the key store file (JSON, or YAML when named .yaml/.yml), or a directory of such files whose profiles ' +
+      'are merged, watched for rotations; instead of the single-key settings',
+    ...text('a file or directory path'),
     commands: ['serve', 'doctor', 'keys'],
   } satisfies SettingDefinition<string>,
   profile: {
@@ -514,6 +517,16 @@ export const SETTINGS = define({
     default: 'keystore.json',
     commands: INJECT,
   } satisfies SettingDefinition<string>,
+  keystoreLayout: {
+    env: 'SFD_KEYSTORE_LAYOUT',
+    description:
+      'how the key store Secret is laid out: file (one key store file, SFD_KEYSTORE_SECRET_KEY, mounted with ' +
+      'the whole Secret) or per-profile (one <profile>.json per profile, each holding that profile with its ' +
+      'secrets inline; a pod mounts only the files of the profiles it uses, and one missing fails its mount)',
+    ...oneOf(KEYSTORE_LAYOUTS),
+    default: 'file',
+    commands: INJECT,
+  } satisfies SettingDefinition<KeystoreLayout>,
   sidecarMode: {
     env: 'SFD_SIDECAR_MODE',
     description:

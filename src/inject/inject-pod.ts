@@ -176,7 +176,15 @@ export function injectPod(
     ...(options.mode === 'native'
       ? { initContainers: [sidecar, ...(spec.initContainers ?? [])], containers: spec.containers.map(withUrl) }
       : { containers: [sidecar, ...spec.containers.map(withUrl)] }),
-    volumes: [...(spec.volumes ?? []), keystoreVolume(options.keystoreSecret!)],
+    volumes: [
+      ...(spec.volumes ?? []),
+      keystoreVolume(
+        options.keystoreSecret!,
+        options.keystoreLayout === 'per-profile'
+          ? [...new Set([options.profile, ...options.allowedProfiles])]
+          : undefined,
+      ),
+    ],
   };
   const ownAnnotations = template.metadata?.annotations ?? {};
   const scraped = Object.keys(annotations).some((name) => name.startsWith('prometheus.io/'));

@@ -7,6 +7,7 @@ import {
   parseSidecarUser,
   type ImagePullPolicy,
   type InjectionMode,
+  type KeystoreLayout,
   type SidecarUser,
 } from '../config/settings.js';
 import { SIGNATURE_VERSIONS, type SignatureVersion } from '../signing/types.js';
@@ -25,6 +26,8 @@ export interface InjectionOptions {
   readonly keystoreSecret: string | null;
   /** The key of that Secret holding the key store file. */
   readonly keystoreKey: string;
+  /** One key store file in the Secret, or one file per profile (only the pod's mounted). */
+  readonly keystoreLayout: KeystoreLayout;
   readonly profile: string;
   /** SFD_UPSTREAM_URL; null to leave it to the key store's profiles. */
   readonly upstreamUrl: string | null;

@@ -12,6 +12,7 @@ export function readInjectionOptions(r: SettingReader): InjectionOptions {
     imagePullPolicy: r.value('imagePullPolicy'),
     keystoreSecret: r.value('keystoreSecret') ?? null,
     keystoreKey: r.value('keystoreSecretKey'),
+    keystoreLayout: r.value('keystoreLayout'),
     profile: r.value('profile'),
     upstreamUrl: upstream === undefined ? null : r.raw('upstreamUrl')!.trim(),
     // Given to the sidecar only when set, so that the sidecar's own default applies otherwise.

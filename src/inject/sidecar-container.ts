@@ -33,7 +33,10 @@ export function sidecarContainer(
   const env: EnvVar[] = [
     { name: SETTINGS.listen.env, value: `127.0.0.1:${ports.signing}` },
     { name: SETTINGS.adminListen.env, value: `:${ports.admin}` },
-    { name: SETTINGS.keystoreFile.env, value: `${KEYSTORE_MOUNT}/${options.keystoreKey}` },
+    {
+      name: SETTINGS.keystoreFile.env,
+      value: options.keystoreLayout === 'per-profile' ? KEYSTORE_MOUNT : `${KEYSTORE_MOUNT}/${options.keystoreKey}`,
+    },
     { name: SETTINGS.profile.env, value: options.profile },
     ...(options.upstreamUrl === null ? [] : [{ name: SETTINGS.upstreamUrl.env, value: options.upstreamUrl }]),
     ...(options.signatureVersion === null
@@ -103,8 +106,16 @@ export function sidecarContainer(
   };
 }
 
-export function keystoreVolume(secretName: string): Volume {
-  return { name: KEYSTORE_VOLUME, secret: { secretName, defaultMode: KEYSTORE_FILE_MODE } };
+/**
+ * The key store Secret as a volume: whole, or with the per-profile layout only the files of the profiles
+ * the pod uses, so that the pod holds no other profile's keys (a file missing fails the mount).
+ */
+export function keystoreVolume(secretName: string, profiles?: readonly string[]): Volume {
+  const items = profiles?.map((profile) => ({ key: `${profile}.json`, path: `${profile}.json` }));
+  return {
+    name: KEYSTORE_VOLUME,
+    secret: { secretName, defaultMode: KEYSTORE_FILE_MODE, ...(items ? { items } : {}) },
+  };
 }
 
 /** The grace period a pod needs for the sidecar to drain (the classic form serves on first). */

@@ -1,21 +1,26 @@
-// Keeps the key ring in step with the key store file without a restart: it watches the
-// file's directory, not the file (Kubernetes swaps a `..data` symlink, and a watch on the file goes
-// silent after the first swap), debounces bursts of events, re-reads on a timer as a backstop, and
-// reloads on demand (SIGHUP). A file that does not validate whole never replaces the last good one.
-// Files are read asynchronously, one reload at a time: a reload asked for while one runs runs after it.
-// "Changed" covers the secret files the store names as well as the store's own text, and is judged by a
-// digest of everything read, so neither the text nor a secret is kept between reloads.
+// Keeps the key ring in step with the key store file (or directory of files) without a restart: it
+// watches the file's directory, or the directory, never a file (Kubernetes swaps a `..data` symlink,
+// and a watch on the file goes silent after the first swap), debounces bursts of events, re-reads on
+// a timer as a backstop, and reloads on demand (SIGHUP). A store that does not validate whole never
+// replaces the last good one. Files are read asynchronously, one reload at a time: a reload asked for
+// while one runs runs after it. "Changed" covers the secret files the store names as well as the
+// store's own text, and is judged by a digest of everything read, so neither the text nor a secret is
+// kept between reloads.
 import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Logger } from '../observability/logger.js';
 import type { KeyRing, ReloadResult } from './key-ring.js';
-import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
-import { parseKeyStore, type KeyStoreFiles } from './parse-key-store.js';
+import { listDirectory as listFileSystemDirectory } from '../files/directory.js';
+import type { KeyStoreFiles } from './parse-key-store.js';
+import { readKeyStorePath } from './read-key-store-path.js';
 import { warnOfExpiringKeys, type ExpiryWarningState } from './expiry-warnings.js';
 
 export interface ReloaderOptions extends KeyStoreFiles {
+  /** The key store file, or a directory of them. */
   readonly path: string;
+  /** The entries of a directory, or null when the path is not one (the file system's by default). */
+  readonly listDirectory?: (path: string) => Promise<string[] | null>;
   readonly ring: KeyRing;
   readonly logger: Logger;
   readonly now: () => number;
@@ -33,6 +38,9 @@ export interface KeyStoreReloader {
 
 export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReloader {
   const { path, ring, logger } = options;
+  const listDirectory = options.listDirectory ?? listFileSystemDirectory;
+  // A directory store is watched itself (the kubelet swaps its `..data`); a file, through its directory.
+  let watched: string | null = null;
   let lastDigest: string | null = null;
   let watcher: FSWatcher | null = null;
   let debounce: NodeJS.Timeout | undefined;
@@ -55,13 +63,13 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
       inputs.update(`${file}\0${text.length}\0`).update(text);
       return text;
     };
-    let text: string;
-    try {
-      text = await readFile(path, FILE_LIMITS.keyStore);
-    } catch (error) {
-      return fail([`(file): ${path}: ${describeFileProblem(error)}`], reason, now);
-    }
-    const parsed = await parseKeyStore(text, path, { readFile });
+    // Whether the store is a directory decides what is watched: known from the first read on.
+    const list = async (dir: string): Promise<string[] | null> => {
+      const entries = await listDirectory(dir);
+      if (dir === path) watched = entries === null ? dirname(path) : path;
+      return entries;
+    };
+    const parsed = await readKeyStorePath(path, { readFile, listDirectory: list });
     if (!parsed.ok) return fail(parsed.problems, reason, now);
     const digest = inputs.digest('hex');
     // The same files as the store in use are a recovery, not "unchanged", after a failed load (a bad
@@ -93,10 +101,10 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
   }
 
   function ensureWatch(): void {
-    if (watcher) return;
+    if (watcher || watched === null) return;
     try {
       // Any event in the directory: the key store, a secret file beside it, or a `..data` swap.
-      watcher = watch(dirname(path), { persistent: false }, schedule);
+      watcher = watch(watched, { persistent: false }, schedule);
       watcher.on('error', (error) => {
         logger.warn('key store watch failed; the timer still re-reads it', {
           errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
@@ -114,7 +122,12 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
   return {
     reload,
     start() {
-      ensureWatch();
+      if (watched !== null) ensureWatch();
+      else
+        void listDirectory(path).then((entries) => {
+          watched = entries === null ? dirname(path) : path;
+          ensureWatch();
+        });
       interval = setInterval(() => {
         ensureWatch();
         void reload('timer').then((result) => {

@@ -9,6 +9,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
 import { checkSidecarWorkload } from '../helpers/workload-checks.js';
+import { parseEntitlementPolicy } from '../../src/inject/entitlement-policy.js';
 
 function build(path: string): K8sObject[] {
   const built = runTool(kubeTool('kubectl'), ['kustomize', path]);
@@ -60,6 +61,28 @@ test(
     t.like(object, { spec: { target: { name: 'sfd-keys' }, data: [{ secretKey: 'keystore.json' }] } });
   },
 );
+
+test('the per-namespace External Secrets give each namespace the files of its entitled profiles only', (t) => {
+  const objects = parseAllDocuments(
+    readFileSync(join(REPO_ROOT, 'deploy/external-secrets/per-namespace.yaml'), 'utf8'),
+  ).map((d) => d.toJS() as K8sObject);
+  for (const object of objects) t.notThrows(() => validateObject(object), object.metadata.name);
+  const policy = parseEntitlementPolicy(
+    readFileSync(join(REPO_ROOT, 'test/fixtures/policy/entitlements.yaml'), 'utf8'),
+  );
+  if (!policy.ok) return t.fail(policy.problems.join('\n'));
+  for (const object of objects) {
+    const namespace = String(object.metadata.namespace);
+    const files = (object.spec as { data: { secretKey: string }[] }).data.map((d) => d.secretKey).sort();
+    // What any service account of the namespace is entitled to.
+    const entitled = [
+      ...new Set(policy.policy.entitlements.filter((e) => e.namespace === namespace).flatMap((e) => e.profiles)),
+    ]
+      .map((p) => `${p}.json`)
+      .sort();
+    t.deepEqual(files, entitled, namespace);
+  }
+});
 
 test('the demo builds: the emulator, its key store Secret, and an application that asks for the sidecar', (t) => {
   const objects = build('deploy/examples/demo');

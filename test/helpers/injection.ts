@@ -7,6 +7,7 @@ export const DEFAULTS: InjectionOptions = Object.freeze({
   imagePullPolicy: 'IfNotPresent',
   keystoreSecret: 'sfd-keys',
   keystoreKey: 'keystore.json',
+  keystoreLayout: 'file',
   profile: 'default',
   upstreamUrl: 'https://base-api.swiftfederation.com',
   signatureVersion: null,
