@@ -230,3 +230,30 @@ test('the injector re-reads its policy file when it changes, and keeps the last 
   );
   t.true(entitledProfiles(reloader.current(), 'shop', 'frontend').has('reports'), 'the last good policy stays');
 });
+
+test("over HTTPS, an entitled pod gets only its profile's keys; an app reading the Secret is refused", async (t) => {
+  const stack = await startInjectorStack(t, { ...DEFAULTS, keystoreLayout: 'per-profile' }, { policy: () => POLICY });
+  const review = async (pod: object) =>
+    (
+      JSON.parse((await stack.post('/mutate', admissionReviewOf(pod, 'shop'))).body) as {
+        response: { allowed: boolean; patch?: string; status?: { message: string } };
+      }
+    ).response;
+  const entitled = await review(podOf({ serviceAccount: 'checkout', profile: 'billing' }));
+  t.true(entitled.allowed);
+  const patch = JSON.parse(Buffer.from(entitled.patch!, 'base64').toString()) as { path: string; value: unknown }[];
+  const volume = patch.find((op) => op.path.startsWith('/spec/volumes'))!.value;
+  const volumes = Array.isArray(volume) ? volume : [volume];
+  t.deepEqual(
+    (volumes as { name: string; secret?: { items?: unknown } }[]).find((v) => v.name === 'sfd-sidecar-keystore')!
+      .secret!.items,
+    [{ key: 'billing.json', path: 'billing.json' }],
+  );
+
+  const reader = podOf({ serviceAccount: 'checkout', profile: 'billing' });
+  (reader.spec as Record<string, unknown>).volumes = [{ name: 'keys', secret: { secretName: 'sfd-keys' } }];
+  (reader.spec.containers[0] as Record<string, unknown>).volumeMounts = [{ name: 'keys', mountPath: '/k' }];
+  const refused = await review(reader);
+  t.false(refused.allowed);
+  t.regex(refused.status!.message, /container web mounts volume keys, which holds the key store Secret/);
+});
