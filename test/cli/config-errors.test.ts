@@ -253,7 +253,7 @@ test('a misspelt name is said first, even when the configuration it leaves incom
 test('a misspelt name is said before the demo banner', async (t) => {
   const serve = await startCli(['serve'], null, { env: { SFD_UPSTREAM_UR: 'https://gateway.example.com' } });
   t.teardown(() => serve.child.kill('SIGKILL'));
-  await eventually(() => serve.stderr().includes('Demo mode'));
+  t.true(await eventually(() => serve.stderr().includes('Demo mode'), 20_000), 'the demo starts');
   t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') >= 0);
   t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') < serve.stderr().indexOf('Demo mode'));
 });

@@ -4,8 +4,12 @@
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `check` is true or `timeoutMs` passes; the last check's answer. */
-export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 3000): Promise<boolean> {
+/**
+ * Polls until `check` is true or `timeoutMs` passes; the last check's answer. It returns as soon as the
+ * check holds, so the generous default costs only a failing test's time, and a loaded machine does
+ * not turn slowness into a failure.
+ */
+export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check()) return true;
