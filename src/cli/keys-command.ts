@@ -5,6 +5,8 @@ import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { singleKeyStore, type KeyStore } from '../keys/key-store.js';
 import { keystoreJsonSchema } from '../keys/keystore-schema.js';
 import { parseKeyStore, type ParsedKeyStore } from '../keys/parse-key-store.js';
+import { readKeyStorePath } from '../keys/read-key-store-path.js';
+import { listDirectory } from '../files/directory.js';
 import { currentKey } from '../keys/select-key.js';
 import type { CliIo } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
@@ -63,6 +65,9 @@ async function check(file: string | undefined, io: CliIo): Promise<number> {
 }
 
 async function load(file: string, io: CliIo): Promise<ParsedKeyStore> {
+  // A directory of per-profile files, as the sidecar reads it.
+  if ((await listDirectory(file)) !== null)
+    return readKeyStorePath(file, { readFile: io.readFileAsync, listDirectory });
   let text: string;
   try {
     text = await io.readFileAsync(file, FILE_LIMITS.keyStore);

@@ -7,6 +7,8 @@ import { parseKeyStore } from '../keys/parse-key-store.js';
 import { usableKeys } from '../keys/select-key.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
 import { SETTINGS } from '../config/settings.js';
+import { readKeyStorePath } from '../keys/read-key-store-path.js';
+import { listDirectory } from '../files/directory.js';
 
 /** Reads a regular file without blocking, at most `maxBytes` of it; throws when it cannot. */
 export type ReadFileAsync = (path: string, maxBytes: number) => Promise<string>;
@@ -23,9 +25,10 @@ export async function loadStore(
   const source = config.keySource;
   if (source.kind === 'single') return singleKeyStore(config.profile, source.key);
   if (source.kind !== 'keystore') return null;
-  let text: string;
+  let text: string | null = null;
   try {
-    text = await readFileAsync(source.path, FILE_LIMITS.keyStore);
+    // A directory of per-profile files is read as the sidecar reads it.
+    if ((await listDirectory(source.path)) === null) text = await readFileAsync(source.path, FILE_LIMITS.keyStore);
   } catch (error) {
     checks.push(
       fail(
@@ -36,7 +39,10 @@ export async function loadStore(
     );
     return null;
   }
-  const parsed = await parseKeyStore(text, source.path, { readFile: readFileAsync });
+  const parsed =
+    text === null
+      ? await readKeyStorePath(source.path, { readFile: readFileAsync, listDirectory })
+      : await parseKeyStore(text, source.path, { readFile: readFileAsync });
   oddities.push(...parsed.warnings.map((w) => `${source.path}: ${w}`));
   if (!parsed.ok) {
     checks.push(

@@ -133,7 +133,10 @@ test('rotating one profile file of a per-profile directory under load fails no r
     'reports.json': keystoreJson({ reports: { keys: [{ accessKeyId: REPORTS.id, secret: REPORTS.secret }] } }),
   });
   t.true(await eventually(() => loaded() === 2), 'the rotated file is loaded');
-  const after = () => emulator.state.accepted.filter((a) => a.atMs >= notBefore + 50).length;
+  // Accepted a second after notBefore: signed after it too, however loaded the machine (the emulator
+  // records when it accepts, not when the sidecar signed).
+  const settled = notBefore + 1000;
+  const after = () => emulator.state.accepted.filter((a) => a.atMs >= settled).length;
   t.true(await eventually(() => after() >= 50, 10_000), 'requests signed after notBefore');
   running = false;
   await Promise.all(loops);
@@ -141,7 +144,23 @@ test('rotating one profile file of a per-profile directory under load fails no r
     statuses.filter((s) => s !== 200),
     [],
   );
-  t.true(
-    emulator.state.accepted.filter((a) => a.atMs >= notBefore + 50).every((a) => a.accessKeyId === BILLING_NEW.id),
-  );
+  t.true(emulator.state.accepted.filter((a) => a.atMs >= settled).every((a) => a.accessKeyId === BILLING_NEW.id));
+});
+
+test('keys check and keys list read a per-profile directory as the sidecar does', async (t) => {
+  const volume = createSecretVolume({
+    'billing.json': keystoreJson({ billing: { keys: [{ accessKeyId: BILLING_OLD.id, secret: BILLING_OLD.secret }] } }),
+    'reports.json': keystoreJson({ reports: { keys: [{ accessKeyId: REPORTS.id, secret: REPORTS.secret }] } }),
+  });
+  const check = await runCli(['keys', 'check', volume.dir]);
+  t.is(check.code, 0, check.stderr);
+  t.regex(check.stdout, /valid, 2 profiles, 2 keys/);
+  const list = await runCli(['keys', 'list', '--json'], { env: { SFD_KEYSTORE_FILE: volume.dir } });
+  t.is(list.code, 0, list.stderr);
+  const rows = JSON.parse(list.stdout) as { profile: string; accessKeyId: string }[];
+  t.deepEqual(rows.map((r) => `${r.profile}/${r.accessKeyId}`).sort(), [
+    `billing/${BILLING_OLD.id}`,
+    `reports/${REPORTS.id}`,
+  ]);
+  t.false((check.stdout + check.stderr + list.stdout + list.stderr).includes(BILLING_OLD.secret));
 });
