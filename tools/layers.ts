@@ -29,7 +29,18 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   doctor: ['config', 'files', 'keys', 'outbound', 'signing'],
   inject: ['config', 'keys', 'signing', 'text', 'version.ts'],
   emulator: ['config', 'notify', 'server'],
-  injector: ['admin', 'config', 'errors.ts', 'files', 'http', 'inject', 'observability', 'server', 'version.ts'],
+  injector: [
+    'admin',
+    'config',
+    'errors.ts',
+    'files',
+    'http',
+    'inject',
+    'observability',
+    'server',
+    'text',
+    'version.ts',
+  ],
   // Wiring and the command line, above everything.
   'sidecar.ts': [
     'admin',

@@ -7,6 +7,7 @@ import { ANNOTATIONS } from '../inject/annotations.js';
 import { injectManifestText, type WorkloadOutcome } from '../inject/inject-manifests.js';
 import { readInjectionOptions } from '../inject/read-injection-options.js';
 import { ConfigError } from '../config/config-error.js';
+import { isDnsLabel } from '../config/parsers.js';
 import { readPolicyFile } from './policy-file.js';
 import type { CliIo } from './cli-io.js';
 import { readerOf, type CommandSettings } from './command-settings.js';
@@ -27,10 +28,10 @@ export async function injectCommand(
   }
   const reader = readerOf(settings, io);
   const defaults = readInjectionOptions(reader);
-  const policy = readPolicyFile(reader);
+  const policy = readPolicyFile(reader)?.policy;
   reader.assertValid();
   const namespace = typeof options.namespace === 'string' ? options.namespace : 'default';
-  if (!/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/.test(namespace))
+  if (!isDnsLabel(namespace))
     throw new ConfigError([`--namespace: must be a namespace name (got ${JSON.stringify(namespace)})`]);
   return runOverManifests(
     positionals,

@@ -30,24 +30,16 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
     : { ...read, maxBufferedBodyBytes: BUFFERED_BODY_DEFAULTS.injector };
   const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
   const openCertificates = readCertificateSettings(r, deps);
-  const initialPolicy = readPolicyFile(r);
+  const policyFile = readPolicyFile(r);
   r.assertValid();
   const logger = deps.logger ?? createLogger({ level: logLevel });
   for (const warning of [...settings.warnings, ...r.warnings])
     logger.warn('setting ignored or likely wrong', { warning });
   const tls = await openCertificates(logger);
-  const policyPath = r.raw('policyFile')?.trim();
   const policy =
-    initialPolicy && policyPath
-      ? watchPolicyFile({
-          path: policyPath,
-          initial: initialPolicy,
-          readFile: deps.readFileAsync,
-          logger,
-          intervalMs: POLICY_RELOAD_INTERVAL_MS,
-        })
-      : undefined;
-  if (policy) logger.info('entitlement policy loaded', { entitlements: initialPolicy!.entitlements.length });
+    policyFile &&
+    watchPolicyFile({ ...policyFile, readFile: deps.readFileAsync, logger, intervalMs: POLICY_RELOAD_INTERVAL_MS });
+  if (policyFile) logger.info('entitlement policy loaded', { entitlements: policyFile.policy.entitlements.length });
   else
     logger.warn('no entitlement policy is in force: any pod that asks may use any profile', {
       fix: `set ${SETTINGS.policyFile.env} (the chart's policy.entitlements)`,

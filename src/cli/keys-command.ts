@@ -5,7 +5,7 @@ import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { singleKeyStore, type KeyStore } from '../keys/key-store.js';
 import { keystoreJsonSchema } from '../keys/keystore-schema.js';
 import { parseKeyStore, type ParsedKeyStore } from '../keys/parse-key-store.js';
-import { readKeyStorePath } from '../keys/read-key-store-path.js';
+import { readKeyStoreDirectory } from '../keys/read-key-store-path.js';
 import { listDirectory } from '../files/directory.js';
 import { currentKey } from '../keys/select-key.js';
 import type { CliIo } from './cli-io.js';
@@ -66,8 +66,8 @@ async function check(file: string | undefined, io: CliIo): Promise<number> {
 
 async function load(file: string, io: CliIo): Promise<ParsedKeyStore> {
   // A directory of per-profile files, as the sidecar reads it.
-  if ((await listDirectory(file)) !== null)
-    return readKeyStorePath(file, { readFile: io.readFileAsync, listDirectory });
+  const entries = await listDirectory(file);
+  if (entries !== null) return readKeyStoreDirectory(file, entries, { readFile: io.readFileAsync });
   let text: string;
   try {
     text = await io.readFileAsync(file, FILE_LIMITS.keyStore);

@@ -2,10 +2,10 @@
 // key store holding that profile alone with its secrets inline (a secretFile is read and written in):
 // the per-profile layout, whose files an injected pod mounts only for the profiles it uses. The files
 // are new and only their owner can read them; nothing of a secret is printed.
-import { dirname, isAbsolute, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import { FILE_LIMITS } from '../files/regular-file.js';
-import { parseKeyStore } from '../keys/parse-key-store.js';
+import { parseKeyStore, readSecretFile } from '../keys/parse-key-store.js';
 import { parseStructuredText } from '../keys/read-structured-text.js';
 import type { CliIo } from './cli-io.js';
 
@@ -30,9 +30,7 @@ export async function splitKeyStore(file: string, dir: string, io: CliIo): Promi
     const keys = await Promise.all(
       (profile.keys as Fields[]).map(async ({ secretFile, ...key }) => {
         if (typeof secretFile !== 'string') return key;
-        const path = isAbsolute(secretFile) ? secretFile : join(dirname(file), secretFile);
-        const secret = (await io.readFileAsync(path, FILE_LIMITS.secret)).replace(/\r?\n$/, '');
-        return { ...key, secret };
+        return { ...key, secret: await readSecretFile({ readFile: io.readFileAsync }, dirname(file), secretFile) };
       }),
     );
     const target = join(dir, `${name}.json`);

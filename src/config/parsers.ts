@@ -118,7 +118,8 @@ const matches = (name: { pattern: string; maxLength: number }) => {
   return (text: string) => text.length <= name.maxLength && pattern.test(text);
 };
 const isObjectName = matches(OBJECT_NAME);
-const isDnsLabel = matches(DNS_LABEL);
+/** Whether the text is a DNS label: a namespace's or a Service's name. */
+export const isDnsLabel = matches(DNS_LABEL);
 
 export const parseObjectName = (raw: string): Parsed<string> =>
   isObjectName(raw.trim()) ? ok(raw.trim()) : fail('an object name: lower-case letters, digits, - and ., at most 253');

@@ -7,7 +7,7 @@ import { parseKeyStore } from '../keys/parse-key-store.js';
 import { usableKeys } from '../keys/select-key.js';
 import { fail, ok, warn, type CheckResult } from './check-result.js';
 import { SETTINGS } from '../config/settings.js';
-import { readKeyStorePath } from '../keys/read-key-store-path.js';
+import { readKeyStoreDirectory } from '../keys/read-key-store-path.js';
 import { listDirectory } from '../files/directory.js';
 
 /** Reads a regular file without blocking, at most `maxBytes` of it; throws when it cannot. */
@@ -25,10 +25,11 @@ export async function loadStore(
   const source = config.keySource;
   if (source.kind === 'single') return singleKeyStore(config.profile, source.key);
   if (source.kind !== 'keystore') return null;
+  // A directory of per-profile files is read as the sidecar reads it.
+  const entries = await listDirectory(source.path);
   let text: string | null = null;
   try {
-    // A directory of per-profile files is read as the sidecar reads it.
-    if ((await listDirectory(source.path)) === null) text = await readFileAsync(source.path, FILE_LIMITS.keyStore);
+    if (entries === null) text = await readFileAsync(source.path, FILE_LIMITS.keyStore);
   } catch (error) {
     checks.push(
       fail(
@@ -40,9 +41,9 @@ export async function loadStore(
     return null;
   }
   const parsed =
-    text === null
-      ? await readKeyStorePath(source.path, { readFile: readFileAsync, listDirectory })
-      : await parseKeyStore(text, source.path, { readFile: readFileAsync });
+    entries !== null
+      ? await readKeyStoreDirectory(source.path, entries, { readFile: readFileAsync })
+      : await parseKeyStore(text!, source.path, { readFile: readFileAsync });
   oddities.push(...parsed.warnings.map((w) => `${source.path}: ${w}`));
   if (!parsed.ok) {
     checks.push(

@@ -2,9 +2,13 @@
 // optionally the service accounts in it (every one when left out), and the profiles they may use.
 // With a policy, a pod gets the sidecar only when every profile it would use (the one it signs with
 // and each it may pick per request) is entitled to its namespace and service account.
-import { parseObjectName } from '../config/parsers.js';
+import { isDnsLabel, parseObjectName } from '../config/parsers.js';
+import { isRecord } from '../text/is-record.js';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import { readYamlDocument } from '../text/yaml.js';
+
+/** The largest policy file read: a policy of thousands of entitlements is far smaller. */
+export const MAX_POLICY_BYTES = 1024 * 1024;
 
 export interface Entitlement {
   readonly namespace: string;
@@ -24,7 +28,6 @@ export interface Workload {
   readonly serviceAccount: string;
 }
 
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 const FIELDS = new Set(['namespace', 'serviceAccounts', 'profiles']);
 
 /** The policy in the text, or every problem found (the policy holds no secret: values are quoted). */
@@ -45,7 +48,7 @@ export function parseEntitlementPolicy(
     if (!isRecord(entry)) return void problems.push(`${at}: must be an object with namespace and profiles`);
     for (const key of Object.keys(entry))
       if (!FIELDS.has(key)) problems.push(`${at}: has no field "${key}" (it has namespace, serviceAccounts, profiles)`);
-    const namespace = typeof entry.namespace === 'string' && NAMESPACE.test(entry.namespace) ? entry.namespace : null;
+    const namespace = typeof entry.namespace === 'string' && isDnsLabel(entry.namespace) ? entry.namespace : null;
     if (namespace === null) problems.push(`${at}.namespace: required, a namespace name`);
     const names = (field: string, valid: (name: string) => boolean, what: string): string[] | null => {
       const value = entry[field];
@@ -64,6 +67,12 @@ export function parseEntitlementPolicy(
       entitlements.push({ namespace, serviceAccounts, profiles });
   });
   return problems.length > 0 ? { ok: false, problems } : { ok: true, policy: { entitlements } };
+}
+
+/** The service account a pod runs as: the one it names, else `default`, as the API server decides. */
+export function serviceAccountOf(spec: { serviceAccountName?: unknown; serviceAccount?: unknown } | undefined): string {
+  const named = spec?.serviceAccountName ?? spec?.serviceAccount;
+  return typeof named === 'string' && named !== '' ? named : 'default';
 }
 
 /** The profiles the policy entitles a namespace's service account to. */
@@ -89,8 +98,4 @@ export function entitlementProblem(
     `${workload.object} (namespace ${workload.namespace}, service account ${workload.serviceAccount}) may not use ` +
     `profile ${denied.join(', ')}: the entitlement policy gives it ${has}`
   );
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

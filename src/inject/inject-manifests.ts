@@ -13,7 +13,14 @@ import type { InjectionOptions } from './injection-options.js';
 import { patchBetween, sameValue } from './json-patch.js';
 import { uninjectPod } from './uninject-pod.js';
 import type { PodTemplate, StringMap } from './pod.js';
-import { describeObject, podTemplatePath, templateLikePath, valueAt, type KubeObject } from './pod-templates.js';
+import {
+  describeObject,
+  objectName,
+  podTemplatePath,
+  templateLikePath,
+  valueAt,
+  type KubeObject,
+} from './pod-templates.js';
 
 export interface WorkloadOutcome {
   /** `Kind/name`, and where it came from. */
@@ -64,11 +71,6 @@ export function injectManifestText(
       },
     ),
   );
-}
-
-/** `Kind/name`, as kubectl names an object. */
-function objectName(object: KubeObject): string {
-  return `${String(object.kind)}/${typeof object.metadata?.name === 'string' ? object.metadata.name : '(no name)'}`;
 }
 
 /** The manifests without the sidecar: an `injected` outcome here means the sidecar was taken out. */

@@ -9,8 +9,8 @@
 import { VERSION } from '../version.js';
 import { ANNOTATIONS, INJECTED_LABEL, INJECT_LABEL, unknownAnnotations } from './annotations.js';
 import { choosePorts } from './choose-ports.js';
-import { optionsForPod, type InjectionOptions, type PodOptions } from './injection-options.js';
-import { entitlementProblem, type EntitlementPolicy } from './entitlement-policy.js';
+import { optionsForPod, podProfiles, type InjectionOptions, type PodOptions } from './injection-options.js';
+import { entitlementProblem, serviceAccountOf, type EntitlementPolicy } from './entitlement-policy.js';
 import { keyIsolationProblems } from './key-isolation.js';
 import type { Container, PodTemplate, StringMap } from './pod.js';
 import { podResourceProblems } from './pod-resources.js';
@@ -148,10 +148,8 @@ export function injectPod(
   const options = resolved.options;
   if (entitlement) {
     // A pod outside the policy is refused however it asked: a namespace's label does not entitle it.
-    const named = spec.serviceAccountName ?? spec.serviceAccount;
-    const serviceAccount = typeof named === 'string' && named !== '' ? named : 'default';
-    const workload = { object: entitlement.object, namespace: entitlement.namespace, serviceAccount };
-    const denied = entitlementProblem(entitlement.policy, workload, [options.profile, ...options.allowedProfiles]);
+    const workload = { ...entitlement, serviceAccount: serviceAccountOf(spec) };
+    const denied = entitlementProblem(entitlement.policy, workload, podProfiles(options));
     if (denied) return refuse('not-entitled', denied);
   }
   const safety = safetyProblems(template, options);
@@ -180,9 +178,7 @@ export function injectPod(
       ...(spec.volumes ?? []),
       keystoreVolume(
         options.keystoreSecret!,
-        options.keystoreLayout === 'per-profile'
-          ? [...new Set([options.profile, ...options.allowedProfiles])]
-          : undefined,
+        options.keystoreLayout === 'per-profile' ? podProfiles(options) : undefined,
       ),
     ],
   };

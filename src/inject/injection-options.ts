@@ -65,6 +65,11 @@ export interface PodOptions extends InjectionOptions {
 
 const parsePort = parseInteger(1, 65535);
 
+/** Every profile a pod's sidecar may sign with: its own, then those a caller may pick, each once. */
+export function podProfiles(options: Pick<PodOptions, 'profile' | 'allowedProfiles'>): string[] {
+  return [...new Set([options.profile, ...options.allowedProfiles])];
+}
+
 /** The pod's options, or every problem with its annotations (each naming the annotation). */
 export function optionsForPod(
   defaults: InjectionOptions,

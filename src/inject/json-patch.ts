@@ -5,6 +5,7 @@
 // their entries' names (containers, volumes, env), or by the entries themselves, so an entry added or
 // taken away is one `add` or `remove` and every other entry keeps its place.
 import fastJsonPatch, { type Operation } from 'fast-json-patch';
+import { isRecord } from '../text/is-record.js';
 
 export type PatchOperation = Operation;
 
@@ -25,7 +26,7 @@ export const pointerToken = (key: string | number): string => String(key).replac
 function diff(before: unknown, after: unknown, path: string, out: PatchOperation[]): void {
   if (sameValue(before, after)) return;
   if (Array.isArray(before) && Array.isArray(after)) return diffLists(before, after, path, out);
-  if (isObject(before) && isObject(after)) {
+  if (isRecord(before) && isRecord(after)) {
     for (const key of Object.keys(before))
       if (!Object.hasOwn(after, key)) out.push({ op: 'remove', path: `${path}/${pointerToken(key)}` });
     for (const [key, value] of Object.entries(after)) {
@@ -71,7 +72,7 @@ function diffLists(before: unknown[], after: unknown[], path: string, out: Patch
 /** Each entry's identity (its `name`, or the entry itself), or null when two entries share one. */
 function entryKeys(list: readonly unknown[]): string[] | null {
   const keys = list.map((entry) =>
-    isObject(entry) && typeof entry.name === 'string' ? `name:${entry.name}` : `value:${JSON.stringify(entry)}`,
+    isRecord(entry) && typeof entry.name === 'string' ? `name:${entry.name}` : `value:${JSON.stringify(entry)}`,
   );
   return new Set(keys).size === keys.length ? keys : null;
 }
@@ -85,16 +86,12 @@ function sameOrder(before: readonly string[], after: readonly string[]): boolean
   return common.every((key, index) => key === commonAfter[index]);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** Whether two JSON values are equal, member by member. */
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b))
     return a.length === b.length && a.every((value, i) => sameValue(value, b[i]));
-  if (isObject(a) && isObject(b)) {
+  if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a);
     return (
       keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]))

@@ -1,6 +1,7 @@
 // Whether what claims to be a pod has the shape the injection reads: the fields it looks at have the
 // types Kubernetes gives them. An API server never sends anything else, but a caller of the webhook or
 // a manifest given to `inject` may; each problem names the field (never its value).
+import { isRecord } from '../text/is-record.js';
 
 type Check = (value: unknown, at: string, problems: string[]) => void;
 
@@ -13,9 +14,6 @@ const is = (test: (value: unknown) => boolean, what: string): Check => {
     if (value !== undefined && value !== null && !test(value)) problems.push(`${at}: must be ${what}`);
   };
 };
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const string = is((v) => typeof v === 'string', 'a string');
 const boolean = is((v) => typeof v === 'boolean', 'true or false');
@@ -42,7 +40,7 @@ function list(item: Check, required = false): Check {
 function mapOf(item: Check): Check {
   return (value, at, problems) => {
     if (value === undefined || value === null) return;
-    if (!isObject(value)) return void problems.push(`${at}: must be a mapping`);
+    if (!isRecord(value)) return void problems.push(`${at}: must be a mapping`);
     for (const [key, entry] of Object.entries(value)) item(entry, `${at}.${key}`, problems);
   };
 }
@@ -50,7 +48,7 @@ function mapOf(item: Check): Check {
 function fields(shape: Record<string, Check>, required: readonly string[] = []): Check {
   return (value, at, problems) => {
     if (value === undefined || value === null) return;
-    if (!isObject(value)) return void problems.push(`${at}: must be an object`);
+    if (!isRecord(value)) return void problems.push(`${at}: must be an object`);
     for (const name of required) if (value[name] === undefined) problems.push(`${at}.${name}: is required`);
     for (const [name, check] of Object.entries(shape)) check(value[name], `${at}.${name}`, problems);
   };
@@ -150,7 +148,7 @@ const podTemplate = fields(
 /** What is wrong with the pod's shape (at most a few problems, each naming a field); empty when nothing. */
 export function podShapeProblems(template: unknown, at = 'pod'): string[] {
   const problems: string[] = [];
-  if (!isObject(template)) return [`${at}: must be an object`];
+  if (!isRecord(template)) return [`${at}: must be an object`];
   const spec = template.spec as { containers?: unknown; initContainers?: unknown } | undefined;
   const count = [spec?.containers, spec?.initContainers].reduce<number>(
     (sum, list) => sum + (Array.isArray(list) ? list.length : 0),

@@ -51,10 +51,14 @@ export function templateLikePath(object: KubeObject): readonly string[] | undefi
 }
 
 /** `Kind/name` (with its namespace when it has one), as kubectl names objects. */
+/** `Kind/name`, as kubectl names an object. */
+export function objectName(object: KubeObject): string {
+  return `${String(object.kind)}/${typeof object.metadata?.name === 'string' ? object.metadata.name : '(no name)'}`;
+}
+
 export function describeObject(object: KubeObject): string {
-  const name = typeof object.metadata?.name === 'string' ? object.metadata.name : '(no name)';
   const namespace = typeof object.metadata?.namespace === 'string' ? ` in namespace ${object.metadata.namespace}` : '';
-  return `${String(object.kind)}/${name}${namespace}`;
+  return `${objectName(object)}${namespace}`;
 }
 
 export function valueAt(object: unknown, path: readonly string[]): unknown {

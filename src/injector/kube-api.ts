@@ -3,6 +3,7 @@
 // replicas never overwrite each other's certificates.
 import https from 'node:https';
 import { URL } from 'node:url';
+import { isRecord } from '../text/is-record.js';
 
 export interface KubeApiTarget {
   /** The API server, for example https://10.0.0.1:443. */
@@ -77,13 +78,9 @@ function answerOf(status: number, text: string): KubeAnswer {
   } catch {
     parsed = undefined;
   }
-  if (status >= 200 && status < 300 && isObject(parsed) && isObject(parsed.metadata))
+  if (status >= 200 && status < 300 && isRecord(parsed) && isRecord(parsed.metadata))
     return { ok: true, object: parsed as KubeObject };
   // The API server's Status object says why; its message never holds the object's data.
-  const message = isObject(parsed) && typeof parsed.message === 'string' ? parsed.message : `HTTP ${status}`;
+  const message = isRecord(parsed) && typeof parsed.message === 'string' ? parsed.message : `HTTP ${status}`;
   return { ok: false, status, message };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../observability/logger.js';
 import { planCertificates, type CertificatePolicy, type StoredCertificates } from './certificate-plan.js';
 import type { KubeApi, KubeObject } from './kube-api.js';
 import { loadPemPair, type TlsPair } from './tls-pair.js';
+import { isRecord } from '../text/is-record.js';
 
 export interface ManagedCertificatesOptions {
   readonly api: KubeApi;
@@ -167,10 +168,6 @@ function withCaBundle(configuration: KubeObject, caBundle: string): KubeObject {
     clientConfig: { ...(isRecord(webhook.clientConfig) ? webhook.clientConfig : {}), caBundle },
   }));
   return { ...configuration, webhooks };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Reconciles every `intervalMs` and hands a changed pair to `use`; returns a stop function. */

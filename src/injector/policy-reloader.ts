@@ -1,13 +1,11 @@
 // The injector's entitlement policy, re-read when its file changes (a ConfigMap volume swaps its
 // `..data` symlink, so the directory is watched, with a timer as a backstop). A file that does not
 // parse never replaces the policy in use: the injector goes on deciding by the last good one.
-import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
+import { watchDirectories } from '../files/watch-directories.js';
 import { describeFileProblem } from '../files/regular-file.js';
-import { parseEntitlementPolicy, type EntitlementPolicy } from '../inject/entitlement-policy.js';
+import { MAX_POLICY_BYTES, parseEntitlementPolicy, type EntitlementPolicy } from '../inject/entitlement-policy.js';
 import type { Logger } from '../observability/logger.js';
-
-const MAX_POLICY_BYTES = 1024 * 1024;
 
 export interface PolicyReloader {
   readonly current: () => EntitlementPolicy;
@@ -16,14 +14,15 @@ export interface PolicyReloader {
 
 export function watchPolicyFile(options: {
   readonly path: string;
-  readonly initial: EntitlementPolicy;
+  /** The policy in force, and the text it was read from. */
+  readonly policy: EntitlementPolicy;
+  readonly text: string;
   readonly readFile: (path: string, maxBytes: number) => Promise<string>;
   readonly logger: Logger;
   readonly intervalMs: number;
 }): PolicyReloader {
-  let current = options.initial;
-  let lastText: string | undefined;
-  let debounce: NodeJS.Timeout | undefined;
+  let current = options.policy;
+  let lastText = options.text;
   const reload = async (): Promise<void> => {
     let text: string;
     try {
@@ -43,26 +42,9 @@ export function watchPolicyFile(options: {
     current = parsed.policy;
     options.logger.info('entitlement policy loaded', { entitlements: current.entitlements.length });
   };
-  const schedule = (): void => {
-    clearTimeout(debounce);
-    debounce = setTimeout(() => void reload(), 100);
-    debounce.unref();
-  };
-  let watcher: FSWatcher | undefined;
-  try {
-    watcher = watch(dirname(options.path), { persistent: false }, schedule);
-    watcher.on('error', () => watcher?.close());
-  } catch {
-    // The timer still re-reads the file.
-  }
-  const timer = setInterval(() => void reload(), options.intervalMs);
-  timer.unref();
-  return {
-    current: () => current,
-    stop: () => {
-      clearTimeout(debounce);
-      clearInterval(timer);
-      watcher?.close();
-    },
-  };
+  const stop = watchDirectories([dirname(options.path)], () => void reload(), {
+    debounceMs: 100,
+    intervalMs: options.intervalMs,
+  });
+  return { current: () => current, stop };
 }

@@ -6,8 +6,8 @@
 // an error would admit it.
 import { SIDECAR_ERRORS } from '../errors.js';
 import { injectPod, type NotInjectedReason, type OptIn } from '../inject/inject-pod.js';
-import { optionsForPod, type InjectionOptions } from '../inject/injection-options.js';
-import type { EntitlementPolicy } from '../inject/entitlement-policy.js';
+import { optionsForPod, podProfiles, type InjectionOptions } from '../inject/injection-options.js';
+import { serviceAccountOf, type EntitlementPolicy } from '../inject/entitlement-policy.js';
 import type { PodTemplate } from '../inject/pod.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 import { patchBetween } from '../inject/json-patch.js';
@@ -135,12 +135,11 @@ function describePod(request: AdmissionRequest): string {
 
 /** The pod's namespace, service account and the profiles it would use (when its annotations are valid). */
 function whoAsked(pod: PodTemplate, defaults: InjectionOptions, namespace: string): NonNullable<ReviewAnswer['who']> {
-  const named = pod.spec?.serviceAccountName ?? pod.spec?.serviceAccount;
-  const serviceAccount = typeof named === 'string' && named !== '' ? named : 'default';
+  const serviceAccount = serviceAccountOf(pod.spec);
   const annotations = pod.metadata?.annotations;
   const resolved =
     annotations !== null && typeof annotations === 'object' ? optionsForPod(defaults, annotations) : undefined;
   return resolved?.ok
-    ? { namespace, serviceAccount, profiles: [resolved.options.profile, ...resolved.options.allowedProfiles] }
+    ? { namespace, serviceAccount, profiles: podProfiles(resolved.options) }
     : { namespace, serviceAccount };
 }

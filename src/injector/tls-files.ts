@@ -2,8 +2,8 @@
 // the kubelet renew them by swapping a Secret volume's `..data` symlink, so the directory is watched,
 // with a timer as a backstop. A pair that does not load (half-written, mismatched) never replaces the
 // one in use.
-import { watch, type FSWatcher } from 'node:fs';
 import { dirname } from 'node:path';
+import { watchDirectories } from '../files/watch-directories.js';
 import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import type { Logger } from '../observability/logger.js';
 import { loadPemPair, type TlsPair } from './tls-pair.js';
@@ -42,7 +42,6 @@ export function watchTlsFiles(
   options: { logger: Logger; use: (pair: TlsPair) => void; intervalMs: number; current: TlsPair },
 ): () => void {
   let current = options.current;
-  let debounce: NodeJS.Timeout | undefined;
   const reload = async (): Promise<void> => {
     const loaded = await loadTlsPair(files);
     if (!loaded.ok)
@@ -54,26 +53,8 @@ export function watchTlsFiles(
     options.use(loaded.pair);
     options.logger.info('webhook certificate reloaded', { validTo: loaded.pair.validTo });
   };
-  const schedule = (): void => {
-    clearTimeout(debounce);
-    debounce = setTimeout(() => void reload(), 200);
-    debounce.unref();
-  };
-  const watchers: FSWatcher[] = [];
-  for (const dir of new Set([dirname(files.certFile), dirname(files.keyFile)])) {
-    try {
-      const watcher = watch(dir, { persistent: false }, schedule);
-      watcher.on('error', () => watcher.close());
-      watchers.push(watcher);
-    } catch {
-      // The timer still re-reads the files.
-    }
-  }
-  const timer = setInterval(() => void reload(), options.intervalMs);
-  timer.unref();
-  return () => {
-    clearTimeout(debounce);
-    clearInterval(timer);
-    for (const watcher of watchers) watcher.close();
-  };
+  return watchDirectories([dirname(files.certFile), dirname(files.keyFile)], () => void reload(), {
+    debounceMs: 200,
+    intervalMs: options.intervalMs,
+  });
 }

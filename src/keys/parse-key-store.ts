@@ -14,6 +14,7 @@ import type { SigningOptions } from '../signing/types.js';
 import type { KeyStore, Profile, StoredKey } from './key-store.js';
 import { checkField, KEY_FIELDS, PROFILE_FIELDS } from './keystore-schema.js';
 import { parseStructuredText } from './read-structured-text.js';
+import { isRecord } from '../text/is-record.js';
 
 export type ParsedKeyStore =
   | { readonly ok: true; readonly store: KeyStore; readonly warnings: readonly string[] }
@@ -25,8 +26,6 @@ export interface KeyStoreFiles {
 }
 
 type Fields = Record<string, unknown>;
-const isObject = (value: unknown): value is Fields =>
-  value !== null && typeof value === 'object' && !Array.isArray(value);
 const fieldList = (fields: object): string => Object.keys(fields).join(', ');
 
 type Path = readonly (string | number)[];
@@ -57,11 +56,11 @@ export async function parseKeyStore(text: string, filePath: string, files: KeySt
   const found = new Findings(parsed.place);
   const profiles = new Map<string, Profile>();
   const root = parsed.value;
-  if (!isObject(root)) found.problem([], '(file)', 'must be an object with "profiles"');
+  if (!isRecord(root)) found.problem([], '(file)', 'must be an object with "profiles"');
   else {
     for (const name of Object.keys(root))
       if (name !== 'profiles') found.problem([name], '(file)', 'a field a key store does not have (it has profiles)');
-    const entries = isObject(root.profiles) ? Object.entries(root.profiles) : null;
+    const entries = isRecord(root.profiles) ? Object.entries(root.profiles) : null;
     if (entries === null) found.problem(['profiles'], 'profiles', 'must be an object of profiles by name');
     else if (entries.length === 0) found.problem(['profiles'], 'profiles', 'must hold at least one profile');
     for (const [index, [name, profile]] of (entries ?? []).entries()) {
@@ -88,7 +87,7 @@ async function buildProfile(
   const before = found.problems.length;
   if (!named)
     found.problem(at.path, at.label, 'a profile name must be letters, digits, dot, dash and underscore, at most 63');
-  if (!isObject(profile)) {
+  if (!isRecord(profile)) {
     found.problem(at.path, at.label, 'must be an object with keys');
     return null;
   }
@@ -134,7 +133,7 @@ async function buildKey(
   found: Findings,
   seen: Set<string>,
 ): Promise<StoredKey | null> {
-  if (!isObject(entry)) {
+  if (!isRecord(entry)) {
     found.problem(at.path, at.label, 'must be an object with accessKeyId and secret or secretFile');
     return null;
   }
@@ -166,6 +165,12 @@ async function buildKey(
   return { key: createAccessKey(id, secret), notBefore, notAfter };
 }
 
+/** A key's secretFile, relative to the store's directory, without the one trailing newline files end with. */
+export async function readSecretFile(files: KeyStoreFiles, baseDir: string, secretFile: string): Promise<string> {
+  const path = isAbsolute(secretFile) ? secretFile : join(baseDir, secretFile);
+  return (await files.readFile(path, FILE_LIMITS.secret)).replace(/\r?\n$/, '');
+}
+
 async function readSecret(
   entry: Fields,
   value: Fields,
@@ -189,9 +194,8 @@ async function readSecret(
   if (typeof value.secretFile !== 'string') return null;
   // A path that could not be read is not quoted: it may be a secret written in its place.
   const fileAt = child(at, 'secretFile');
-  const path = isAbsolute(value.secretFile) ? value.secretFile : join(baseDir, value.secretFile);
   try {
-    const secret = (await files.readFile(path, FILE_LIMITS.secret)).replace(/\r?\n$/, '');
+    const secret = await readSecretFile(files, baseDir, value.secretFile);
     if (secret === '') {
       found.problem(fileAt.path, fileAt.label, `${value.secretFile} is empty`);
       return null;

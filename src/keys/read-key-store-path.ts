@@ -16,7 +16,15 @@ const STORE_FILE = /^[^.].*\.(json|ya?ml)$/i;
 
 export async function readKeyStorePath(path: string, files: KeyStorePathFiles): Promise<ParsedKeyStore> {
   const entries = await files.listDirectory(path);
-  if (entries === null) return readOne(path, files);
+  return entries === null ? readOne(path, files) : readKeyStoreDirectory(path, entries, files);
+}
+
+/** The store of a directory whose entries have been listed. */
+export async function readKeyStoreDirectory(
+  path: string,
+  entries: readonly string[],
+  files: KeyStoreFiles,
+): Promise<ParsedKeyStore> {
   const names = entries.filter((name) => STORE_FILE.test(name));
   if (names.length === 0) return { ok: false, problems: ['(directory): holds no .json or .yaml file'], warnings: [] };
   const profiles = new Map<string, Profile>();

@@ -214,7 +214,8 @@ test('the injector re-reads its policy file when it changes, and keeps the last 
   const logs = captureLogs();
   const reloader = watchPolicyFile({
     path,
-    initial: POLICY,
+    policy: POLICY,
+    text: readFileSync(POLICY_FILE, 'utf8'),
     readFile: readRegularFile,
     logger: logs.logger,
     intervalMs: 60_000,
