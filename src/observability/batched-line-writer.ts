@@ -1,6 +1,9 @@
-// Where log lines go: a file descriptor (stdout), written in batches. Lines are collected in an array
-// and joined once per batch, then written with one synchronous write: one system call per 16 KiB of
-// lines (about 50 request lines) instead of one per line, and never a copy of the whole batch per line.
+// Where log lines go: a file descriptor (stdout), written in batches. Each line is encoded as it comes
+// into one buffer that lives as long as the writer, and the buffer is written with one synchronous write
+// per 16 KiB (about 50 request lines) instead of one per line. A line's string is garbage as soon as it
+// is encoded, so lines never wait in the heap for their batch: kept there, a batch's strings outlive
+// young collections and are copied into the old generation, and a new buffer per batch adds to the
+// memory held under load.
 //
 // Why not pino.destination (sonic-boom): its write() measures the byte length of the growing batch on
 // every line, which flattens the batch string each time (garbage and a UTF-8 scan of the whole batch
@@ -8,9 +11,10 @@
 // the batch for every line, where this writer's grows with the line.
 //
 // Synchronous like pino's own default destination, so lines are in order and none waits in a queue of
-// Node's at exit. A consumer that cannot keep up (EAGAIN on a non-blocking pipe, see main.ts) keeps the
-// batches for the next write; beyond `maxPendingChars` new lines are dropped and counted, never
-// buffered without bound. At exit the last flush waits up to a given time for such a consumer.
+// Node's at exit. A consumer that cannot keep up (EAGAIN on a non-blocking pipe, see main.ts) gets what
+// it refused copied out of the buffer and kept for the next write; beyond `maxPendingChars` new lines
+// are dropped and counted, never buffered without bound. At exit the last flush waits up to a given time
+// for such a consumer.
 import { writeSync } from 'node:fs';
 
 export interface BatchedLineWriter {
@@ -48,11 +52,13 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
   const maxPendingChars = options.maxPendingChars ?? 16 * 1024 * 1024;
   const write = options.write ?? defaultWrite;
   const sleep = options.sleep ?? defaultSleep;
-  let lines: string[] = [];
-  let lineChars = 0;
+  // Room for a full batch and the largest line that may start it (a UTF-16 code unit takes at most 3 bytes).
+  const buffer = Buffer.allocUnsafeSlow(Math.max(batchChars * 4, 64 * 1024));
+  let used = 0;
+  let bufferedLines = 0;
   /**
-   * Batches the destination has not taken yet (after EAGAIN or a short write), oldest first, written
-   * before any new line. A queue, not one growing buffer: while a stalled reader refuses every write,
+   * Bytes the destination has not taken yet (after EAGAIN or a short write), oldest first, written
+   * before the buffer. A queue, not one growing buffer: while a stalled reader refuses every write,
    * each new batch is added once instead of copying the whole backlog again.
    */
   const unwritten: { bytes: Buffer; lines: number }[] = [];
@@ -60,27 +66,41 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
   let dropped = 0;
   let droppedReported = 0;
 
-  /** The lines collected so far become one batch at the end of the queue. */
-  function takeLines(): void {
-    if (dropped > droppedReported) {
-      const event = 'log lines dropped: the log destination could not keep up';
-      const droppedLines = dropped - droppedReported;
-      lines.push(
-        `${JSON.stringify({ level: 'warn', time: Date.now(), service: 'sfd-sidecar', droppedLines, event })}\n`,
-      );
-      droppedReported = dropped;
+  /** Encodes a line into the buffer; one too long for the room left goes after the buffer, on its own. */
+  function put(line: string): void {
+    if (used + line.length * 3 > buffer.length) queueBuffer();
+    if (line.length * 3 > buffer.length) {
+      const bytes = Buffer.from(line);
+      unwritten.push({ bytes, lines: 1 });
+      unwrittenBytes += bytes.length;
+      return;
     }
-    if (lines.length === 0) return;
-    const bytes = Buffer.from(lines.length === 1 ? lines[0]! : lines.join(''));
-    unwritten.push({ bytes, lines: lines.length });
+    used += buffer.write(line, used, 'utf8');
+    bufferedLines += 1;
+  }
+
+  /** The buffer's lines join the end of the queue as a copy, and the buffer is free again. */
+  function queueBuffer(): void {
+    if (used === 0) return;
+    const bytes = Buffer.from(buffer.subarray(0, used));
+    unwritten.push({ bytes, lines: bufferedLines });
     unwrittenBytes += bytes.length;
-    lines = [];
-    lineChars = 0;
+    used = 0;
+    bufferedLines = 0;
+  }
+
+  function reportDrops(): void {
+    if (dropped === droppedReported) return;
+    const event = 'log lines dropped: the log destination could not keep up';
+    const droppedLines = dropped - droppedReported;
+    put(`${JSON.stringify({ level: 'warn', time: Date.now(), service: 'sfd-sidecar', droppedLines, event })}\n`);
+    droppedReported = dropped;
   }
 
   /** Writes everything it can; what the destination refuses (EAGAIN) stays for the next call. */
   function drain(): void {
-    takeLines();
+    reportDrops();
+    let sent = 0;
     try {
       while (unwritten.length > 0) {
         const head = unwritten[0]!;
@@ -89,26 +109,37 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
         if (written < head.bytes.length) head.bytes = head.bytes.subarray(written);
         else unwritten.shift();
       }
+      // The usual case: nothing was refused before, and the buffer goes out without a copy.
+      while (sent < used) sent += write(options.fd, buffer.subarray(sent, used));
+      used = 0;
+      bufferedLines = 0;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') {
+      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
+        // What was refused waits in the queue, so that the next lines do not each try the write again.
+        buffer.copyWithin(0, sent, used);
+        used -= sent;
+        queueBuffer();
+      } else {
         // The destination is gone (EPIPE, EBADF): logging must never take a request down with it.
         for (const batch of unwritten) dropped += batch.lines;
+        dropped += bufferedLines;
         droppedReported = dropped;
         unwritten.length = 0;
         unwrittenBytes = 0;
+        used = 0;
+        bufferedLines = 0;
       }
     }
   }
 
   return {
     write(line) {
-      if (lineChars + unwrittenBytes + line.length > maxPendingChars) {
+      if (used + unwrittenBytes + line.length > maxPendingChars) {
         dropped += 1;
         return;
       }
-      lines.push(line);
-      lineChars += line.length;
-      if (lineChars >= batchChars) drain();
+      put(line);
+      if (used >= batchChars) drain();
     },
     flush(callback) {
       drain();

@@ -130,3 +130,38 @@ test('the last flush waits for a destination that refuses for a moment, and give
   t.false(writer.flushWaiting(100));
   t.is(slept.length, 10, 'gives up after 100 ms of waiting');
 });
+
+test('a write cut short and then refused keeps the rest, in order, before the lines that follow', (t) => {
+  const answers: (number | 'EAGAIN')[] = [4, 'EAGAIN'];
+  const out: string[] = [];
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 10,
+    write: (_fd, data) => {
+      const answer = answers.shift() ?? data.length;
+      if (answer === 'EAGAIN') throw errno('EAGAIN');
+      out.push(data.subarray(0, answer).toString());
+      return answer;
+    },
+  });
+  writer.write('first-line\n'); // 11 characters: a full batch, cut after 4 bytes, then refused
+  writer.write('second\n');
+  writer.flush();
+  t.is(out.join(''), 'first-line\nsecond\n');
+  t.is(writer.droppedLines(), 0);
+});
+
+test('a line longer than the whole batch buffer goes out whole, between its neighbours', (t) => {
+  const out: string[] = [];
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 16,
+    write: (_fd, data) => (out.push(data.toString()), data.length),
+  });
+  const long = `{"note":"${'é'.repeat(100_000)}"}\n`;
+  writer.write('{"n":1}\n');
+  writer.write(long);
+  writer.write('{"n":2}\n');
+  writer.flush();
+  t.is(out.join(''), `{"n":1}\n${long}{"n":2}\n`);
+});
