@@ -1,29 +1,31 @@
-// The benchmark's command line: `npm run bench [-- --quick] [-- --node PATH]`.
-// `--node PATH` runs the Node proxies (the sidecar and the plain-node row) on another Node binary, such
-// as the container image's Node 24 (`npx -p node@24 -- node -p process.execPath`), while the upstream
-// and the load generator stay on the Node that runs the bench.
+// The benchmark's command line: `npm run bench [-- --quick] [-- --node PATH ...]`.
+// `--node PATH`, once or more, names the Node binaries the Node proxies (the sidecar and the plain-node
+// row) run on, the first leading, in place of the default lines (bench/node-lines.ts); the upstream and
+// the load generator stay on the Node that runs the bench.
 import { spawnSync } from 'node:child_process';
 
 export interface BenchArgs {
   readonly quick: boolean;
-  /** The Node binary the proxies run on. */
-  readonly proxyNode: string;
+  /** The Node binaries the proxies run on; null for the default lines. */
+  readonly nodes: readonly string[] | null;
 }
 
-export function parseBenchArgs(argv: readonly string[], defaultNode: string): BenchArgs {
+const USAGE = 'usage: npm run bench [-- --quick] [-- --node PATH ...]';
+
+export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   let quick = false;
-  let proxyNode = defaultNode;
+  const nodes: string[] = [];
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
     else if (arg === '--node') {
       const path = argv[i + 1];
       if (path === undefined || path.startsWith('--')) throw new Error('--node needs the path of a Node binary');
-      proxyNode = path;
+      nodes.push(path);
       i += 1;
-    } else throw new Error(`unknown argument ${arg}; usage: npm run bench [-- --quick] [-- --node PATH]`);
+    } else throw new Error(`unknown argument ${arg}; ${USAGE}`);
   }
-  return { quick, proxyNode };
+  return { quick, nodes: nodes.length > 0 ? nodes : null };
 }
 
 /** The version a Node binary reports, or an error that names the binary. */

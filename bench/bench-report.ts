@@ -1,18 +1,31 @@
 // Turns a benchmark run's rounds into its summary (medians per row, ratios taken within each round)
 // and the tables `npm run bench` prints.
 import { errorCount } from './round-problems.js';
-import { median, type Measurement, type Rounds, type RowName } from './measurement.js';
+import { median, rowOf, type Measurement, type Rounds, type RowName } from './measurement.js';
 
+/** One Node line's ratios in one scenario, each the median of its per-round values. */
+export interface LineRatios {
+  throughputSidecarOverDirect: number | null;
+  throughputSidecarOverNginx: number | null;
+  cpuSidecarOverNginx: number | null;
+  throughputSidecarOverPlainNode: number | null;
+  cpuSidecarOverPlainNode: number | null;
+  rssMbOverPlainNode: number | null;
+  addedP50MsOverDirect: number | null;
+}
+
+/** By scenario: each row's medians, and each Node line's ratios (by major version). */
 export type Summary = Record<
   string,
-  { rows: Partial<Record<RowName, Measurement>>; ratios: Record<string, number | null> }
+  { rows: Partial<Record<RowName, Measurement>>; ratios: Record<string, LineRatios> }
 >;
 
 export interface RunDescription {
   readonly cores: number;
   readonly cpuModel: string;
-  /** The Node the proxies ran on (`--node`), and the one that ran the bench, its upstream and load generator. */
-  readonly node: string;
+  /** The Node lines the proxies ran on (`--node`): the first is the image's, whose figures lead. */
+  readonly nodes: readonly { readonly line: number; readonly version: string }[];
+  /** The Node that ran the bench, its upstream and its load generator. */
   readonly benchNode: string;
   readonly sidecarNodeOptions: string;
   /** Node flags before the script, from the Dockerfile's CMD. */
@@ -43,15 +56,37 @@ export function ratiosByRound(
   return values;
 }
 
-/** The sidecar's p50 minus the direct row's, round by round. */
-export function addedP50ByRound(byRow: Partial<Record<RowName, Measurement[]>>): number[] {
-  const direct = byRow.direct ?? [];
-  return (byRow.sidecar ?? []).flatMap((m, i) => (direct[i] ? [m.p50Ms - direct[i].p50Ms] : []));
+/** Row a's figure minus row b's, round by round, rounds where either is missing left out. */
+export function differencesByRound(
+  byRow: Partial<Record<RowName, Measurement[]>>,
+  a: RowName,
+  b: RowName,
+  f: (m: Measurement) => number | null,
+): number[] {
+  const as = byRow[a] ?? [];
+  const bs = byRow[b] ?? [];
+  const values: number[] = [];
+  for (let i = 0; i < Math.min(as.length, bs.length); i += 1) {
+    const x = f(as[i]!);
+    const y = f(bs[i]!);
+    if (x !== null && y !== null) values.push(x - y);
+  }
+  return values;
+}
+
+/** The sidecar's p50 on a Node line minus the direct row's, round by round. */
+export function addedP50ByRound(byRow: Partial<Record<RowName, Measurement[]>>, line: number): number[] {
+  return differencesByRound(byRow, rowOf('sidecar', line), 'direct', (m) => m.p50Ms);
+}
+
+/** The sidecar's RSS on a Node line minus the plain-node row's on the same line, round by round. */
+export function addedRssByRound(byRow: Partial<Record<RowName, Measurement[]>>, line: number): number[] {
+  return differencesByRound(byRow, rowOf('sidecar', line), rowOf('plain-node', line), (m) => m.rssMb);
 }
 
 const rounded = (value: number): number => Math.round(value * 1000) / 1000;
 
-export function summarise(rounds: Rounds, rows: RowName[]): Summary {
+export function summarise(rounds: Rounds, rows: RowName[], lines: readonly number[]): Summary {
   const summary: Summary = {};
   for (const [scenario, byRow] of Object.entries(rounds)) {
     const merged: Partial<Record<RowName, Measurement>> = {};
@@ -87,26 +122,32 @@ export function summarise(rounds: Rounds, rows: RowName[]): Summary {
       const values = ratiosByRound(byRow, a, b, f);
       return values.length > 0 ? rounded(median(values)) : null;
     };
-    summary[scenario] = {
-      rows: merged,
-      ratios: {
-        throughputSidecarOverDirect: ratio('sidecar', 'direct', (m) => m.rps),
-        throughputSidecarOverNginx: ratio('sidecar', 'nginx', (m) => m.rps),
-        cpuSidecarOverNginx: ratio('sidecar', 'nginx', (m) => m.cpuUsPerRequest),
-        throughputSidecarOverPlainNode: ratio('sidecar', 'plain-node', (m) => m.rps),
-        cpuSidecarOverPlainNode: ratio('sidecar', 'plain-node', (m) => m.cpuUsPerRequest),
-        addedP50MsOverDirect: byRow.sidecar && byRow.direct ? rounded(median(addedP50ByRound(byRow))) : null,
-      },
-    };
+    const medianOf = (values: number[]): number | null => (values.length > 0 ? rounded(median(values)) : null);
+    const ratios: Record<string, LineRatios> = {};
+    for (const line of lines) {
+      const sidecar = rowOf('sidecar', line);
+      const plain = rowOf('plain-node', line);
+      ratios[line] = {
+        throughputSidecarOverDirect: ratio(sidecar, 'direct', (m) => m.rps),
+        throughputSidecarOverNginx: ratio(sidecar, 'nginx', (m) => m.rps),
+        cpuSidecarOverNginx: ratio(sidecar, 'nginx', (m) => m.cpuUsPerRequest),
+        throughputSidecarOverPlainNode: ratio(sidecar, plain, (m) => m.rps),
+        cpuSidecarOverPlainNode: ratio(sidecar, plain, (m) => m.cpuUsPerRequest),
+        rssMbOverPlainNode: medianOf(addedRssByRound(byRow, line)),
+        addedP50MsOverDirect: medianOf(addedP50ByRound(byRow, line)),
+      };
+    }
+    summary[scenario] = { rows: merged, ratios };
   }
   return summary;
 }
 
 export function formatReport(report: RunDescription, summary: Summary): string {
+  const nodes = report.nodes.map((n) => n.version).join(', ');
   const lines = [
-    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), Node ${report.node}` +
-      (report.node === report.benchNode ? '' : ` for the proxies (${report.benchNode} for the upstream and load)`) +
-      `, ${report.loadGenerator}, ${report.rounds} round(s) of ${report.secondsPerRun} s per row`,
+    `sfd-sidecar benchmark: ${report.cores} cores (${report.cpuModel}), the Node proxies on ${nodes} ` +
+      `(${report.benchNode} for the upstream and load), ${report.loadGenerator}, ${report.rounds} round(s) of ` +
+      `${report.secondsPerRun} s per row`,
     `proxies pinned to core 0; upstream and load generator to core 1; sidecar ` +
       `NODE_OPTIONS="${report.sidecarNodeOptions}" and flags "${report.sidecarNodeFlags.join(' ')}" ` +
       '(from the Dockerfile)',
@@ -120,21 +161,23 @@ export function formatReport(report: RunDescription, summary: Summary): string {
       '|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const [row, m] of Object.entries(rows)) {
+      if (!m) continue;
       lines.push(
         `| ${row} | ${m.rps} | ${m.p50Ms.toFixed(3)} | ${m.p99Ms.toFixed(3)} | ${m.p999Ms.toFixed(3)} | ` +
           `${m.cpuUsPerRequest ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ${m.newUpstreamSockets ?? '-'} | ` +
           `${m.peakUpstreamSockets ?? '-'} |`,
       );
     }
-    lines.push(
-      `sidecar/direct throughput ${ratios.throughputSidecarOverDirect ?? '-'}, sidecar/nginx throughput ` +
-        `${ratios.throughputSidecarOverNginx ?? '-'}, sidecar/nginx CPU per request ` +
-        `${ratios.cpuSidecarOverNginx ?? '-'}, added p50 over direct ${ratios.addedP50MsOverDirect ?? '-'} ms`,
-    );
-    if (ratios.cpuSidecarOverPlainNode !== null) {
+    for (const [line, r] of Object.entries(ratios)) {
+      const plain =
+        r.cpuSidecarOverPlainNode === null
+          ? ''
+          : `; over plain-node: throughput ${r.throughputSidecarOverPlainNode ?? '-'}, CPU per request ` +
+            `${r.cpuSidecarOverPlainNode}, RSS +${r.rssMbOverPlainNode ?? '-'} MB`;
       lines.push(
-        `sidecar/plain-node throughput ${ratios.throughputSidecarOverPlainNode ?? '-'}, sidecar/plain-node ` +
-          `CPU per request ${ratios.cpuSidecarOverPlainNode}`,
+        `Node ${line}: sidecar/direct throughput ${r.throughputSidecarOverDirect ?? '-'}, sidecar/nginx ` +
+          `throughput ${r.throughputSidecarOverNginx ?? '-'}, CPU per request ${r.cpuSidecarOverNginx ?? '-'}, ` +
+          `added p50 over direct ${r.addedP50MsOverDirect ?? '-'} ms${plain}`,
       );
     }
   }

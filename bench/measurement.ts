@@ -1,7 +1,12 @@
 // What the benchmark measures of one row in one round, and the rows it can have.
 import type { ErrorKinds } from './round-problems.js';
 
-export type RowName = 'direct' | 'sidecar' | 'nginx' | 'plain-node';
+/** The two Node proxies, each measured on every Node line of the run. */
+export type NodeProxy = 'sidecar' | 'plain-node';
+/** `direct` and `nginx`, and each Node proxy on one Node line (its major version): `sidecar@24`. */
+export type RowName = 'direct' | 'nginx' | `${NodeProxy}@${number}`;
+
+export const rowOf = (proxy: NodeProxy, line: number): RowName => `${proxy}@${line}`;
 
 export interface Measurement {
   requests: number;

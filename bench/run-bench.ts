@@ -1,8 +1,9 @@
 // `npm run bench [-- --quick]`: the cost of the sidecar, measured against calling the upstream
 // directly, against an nginx pass-through proxy (when installed) and against a plain node:http proxy
-// (bench/plain-proxy.ts), in one run. Each proxy runs alone on core 0, the upstream and the load
-// generator on core 1; rows alternate within each round so a noisy machine affects all alike. Exits
-// non-zero only when a scenario saw errors, never on timings.
+// (bench/plain-proxy.ts) on the same Node, in one run, on each Node line (bench/node-lines.ts). Each
+// proxy runs alone on core 0, the upstream and the load generator on core 1; rows alternate within
+// each round so a noisy machine affects all alike. Exits non-zero only when a scenario saw errors,
+// never on timings.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -11,20 +12,21 @@ import { fileURLToPath } from 'node:url';
 import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { formatReport, summarise } from './bench-report.js';
-import type { Measurement, Rounds, RowName } from './measurement.js';
+import { rowOf, type Measurement, type Rounds, type RowName } from './measurement.js';
 import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
-import { checkTargets, formatTargets, ISSUE_5_TARGETS } from './targets.js';
-import { nodeVersionOf, parseBenchArgs } from './bench-args.js';
+import { checkTargets, formatTargets, PER_POD_TARGETS } from './targets.js';
+import { parseBenchArgs } from './bench-args.js';
+import { resolveNodeLines, type NodeLine } from './node-lines.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
 import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const { quick, proxyNode } = parseBenchArgs(process.argv.slice(2), process.execPath);
-const proxyNodeVersion = nodeVersionOf(proxyNode);
+const { quick, nodes } = parseBenchArgs(process.argv.slice(2));
 // Five rounds: on a shared 2-core VM single runs of the same build were seen to differ by 50%; the
-// median of five, and ratios taken within each round, hold still far better than three.
+// median of five, and ratios taken within each round, hold still far better than three. Each round
+// holds two rows per Node line, so a run of three lines keeps to 6 s per row.
 const rounds = quick ? 1 : 5;
-const seconds = quick ? 2 : 10;
+const seconds = quick ? 2 : 6;
 const warmupSeconds = quick ? 1 : 3;
 // The quick form checks the sidecar for errors; the Node floor's row would only add to its minute.
 const withNodeFloor = !quick;
@@ -186,30 +188,50 @@ async function main(): Promise<void> {
   const { nodeFlags } = shipped;
   const shippedNodeEnv = { PATH: process.env.PATH, ...shipped.env };
 
-  const sidecarPort = await freePort();
-  const adminPort = await freePort();
-  const sidecar = pinned(
-    0,
-    proxyNode,
-    shipped.args,
-    {
-      ...shippedNodeEnv,
-      SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
-      SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
-      SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
-      SFD_LISTEN: `127.0.0.1:${sidecarPort}`,
-      SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
-      SFD_LOG_LEVEL: 'info',
-    },
-    join(work, 'sidecar.log'),
-  );
-  children.watch('the sidecar', sidecar);
-  await waitForPort(sidecarPort);
-
+  let nodeLines: NodeLine[];
+  try {
+    nodeLines = resolveNodeLines(nodes, process.execPath, quick);
+  } catch (error) {
+    throw new BenchFailure((error as Error).message);
+  }
   const targets: Partial<Record<RowName, { base: string; pid: number | null }>> = {
     direct: { base: `http://127.0.0.1:${upstreamPort}`, pid: null },
-    sidecar: { base: `http://127.0.0.1:${sidecarPort}`, pid: sidecar.pid! },
   };
+  for (const { line, binary } of nodeLines) {
+    const sidecarPort = await freePort();
+    const adminPort = await freePort();
+    const sidecar = pinned(
+      0,
+      binary,
+      shipped.args,
+      {
+        ...shippedNodeEnv,
+        SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
+        SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
+        SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
+        SFD_LISTEN: `127.0.0.1:${sidecarPort}`,
+        SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
+        SFD_LOG_LEVEL: 'info',
+      },
+      join(work, `sidecar-${line}.log`),
+    );
+    children.watch(`the sidecar on Node ${line}`, sidecar);
+    await waitForPort(sidecarPort);
+    targets[rowOf('sidecar', line)] = { base: `http://127.0.0.1:${sidecarPort}`, pid: sidecar.pid! };
+    if (withNodeFloor) {
+      // The Node floor (bench/plain-proxy.ts), on the same Node under the same Node options as the sidecar.
+      const plainPort = await freePort();
+      const plain = pinned(
+        0,
+        binary,
+        [...nodeFlags, join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)],
+        shippedNodeEnv,
+      );
+      children.watch(`the plain-node proxy on Node ${line}`, plain);
+      await waitForPort(plainPort);
+      targets[rowOf('plain-node', line)] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
+    }
+  }
   if (useNginx) {
     const nginxPort = await freePort();
     mkdirSync(join(work, 'nginx'), { recursive: true });
@@ -233,19 +255,6 @@ http {
     children.watch('nginx', nginx);
     await waitForPort(nginxPort);
     targets.nginx = { base: `http://127.0.0.1:${nginxPort}`, pid: nginx.pid! };
-  }
-  if (withNodeFloor) {
-    // The Node floor (bench/plain-proxy.ts), under the same Node options as the sidecar.
-    const plainPort = await freePort();
-    const plain = pinned(
-      0,
-      proxyNode,
-      [...nodeFlags, join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)],
-      shippedNodeEnv,
-    );
-    children.watch('the plain-node proxy', plain);
-    await waitForPort(plainPort);
-    targets['plain-node'] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
   }
   const rows = Object.keys(targets) as RowName[];
 
@@ -293,11 +302,10 @@ http {
     }
   }
 
-  const summary = summarise(results, rows);
-  const targetVerdicts = checkTargets(results, {
-    ...ISSUE_5_TARGETS,
-    maxUpstreamSockets: DEFAULT_LIMITS.upstreamMaxSockets,
-  });
+  const lineNumbers = nodeLines.map((l) => l.line);
+  const summary = summarise(results, rows, lineNumbers);
+  const limits = { ...PER_POD_TARGETS, maxUpstreamSockets: DEFAULT_LIMITS.upstreamMaxSockets };
+  const targetVerdicts = Object.fromEntries(nodeLines.map(({ line }) => [line, checkTargets(results, limits, line)]));
   const report = {
     date: new Date().toISOString(),
     quick,
@@ -305,7 +313,7 @@ http {
     secondsPerRun: seconds,
     cores: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
-    node: proxyNodeVersion,
+    nodes: nodeLines.map(({ line, version }) => ({ line, version })),
     benchNode: process.version,
     sidecarNodeOptions: shipped.env.NODE_OPTIONS,
     sidecarNodeFlags: nodeFlags,
@@ -320,11 +328,11 @@ http {
   const file = join(ROOT, 'bench/results', `bench-${report.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(formatReport(report, summary));
-  process.stdout.write(formatTargets(targetVerdicts, quick));
+  for (const { line, version } of nodeLines) process.stdout.write(formatTargets(targetVerdicts[line]!, version, quick));
   process.stdout.write(`\nWritten to ${file}\n`);
   const errors = Object.values(summary)
     .flatMap((s) => Object.values(s.rows))
-    .reduce((sum, m) => sum + m.errors, 0);
+    .reduce((sum, m) => sum + (m?.errors ?? 0), 0);
   stopAll();
   const problems = roundProblems(outcomes);
   if (problems.length > 0) process.stderr.write(`\n${problems.map((line) => `bench: ${line}`).join('\n')}\n`);

@@ -1,26 +1,27 @@
-// `npm run bench` arguments: --quick, and --node PATH to run the proxies on another Node (the image's).
+// `npm run bench` arguments: --quick, and --node PATH (once or more) for the Node lines the proxies run on.
 import test from 'ava';
 import { nodeVersionOf, parseBenchArgs } from '../../bench/bench-args.js';
+import { resolveNodeLines } from '../../bench/node-lines.js';
 
-test('without arguments the proxies run on the bench Node in full form', (t) => {
-  t.deepEqual(parseBenchArgs([], '/usr/bin/node'), { quick: false, proxyNode: '/usr/bin/node' });
+test('without arguments the default Node lines are measured in full form', (t) => {
+  t.deepEqual(parseBenchArgs([]), { quick: false, nodes: null });
 });
 
-test('--quick and --node in either order', (t) => {
-  t.deepEqual(parseBenchArgs(['--node', '/opt/node24/bin/node', '--quick'], '/usr/bin/node'), {
+test('--quick and --node in either order; --node more than once keeps the order given', (t) => {
+  t.deepEqual(parseBenchArgs(['--node', '/opt/node24/bin/node', '--quick']), {
     quick: true,
-    proxyNode: '/opt/node24/bin/node',
+    nodes: ['/opt/node24/bin/node'],
   });
-  t.deepEqual(parseBenchArgs(['--quick', '--node', '/opt/node24/bin/node'], '/usr/bin/node'), {
+  t.deepEqual(parseBenchArgs(['--quick', '--node', '/a/node', '--node', '/b/node']), {
     quick: true,
-    proxyNode: '/opt/node24/bin/node',
+    nodes: ['/a/node', '/b/node'],
   });
 });
 
 test('an unknown argument or --node without a path is refused with the usage', (t) => {
-  t.throws(() => parseBenchArgs(['--fast'], 'node'), { message: /unknown argument --fast; usage: npm run bench/ });
-  t.throws(() => parseBenchArgs(['--node'], 'node'), { message: '--node needs the path of a Node binary' });
-  t.throws(() => parseBenchArgs(['--node', '--quick'], 'node'), { message: '--node needs the path of a Node binary' });
+  t.throws(() => parseBenchArgs(['--fast']), { message: /unknown argument --fast; usage: npm run bench/ });
+  t.throws(() => parseBenchArgs(['--node']), { message: '--node needs the path of a Node binary' });
+  t.throws(() => parseBenchArgs(['--node', '--quick']), { message: '--node needs the path of a Node binary' });
 });
 
 test('the version of a real Node binary is read; a path that is not one is named', (t) => {
@@ -28,4 +29,26 @@ test('the version of a real Node binary is read; a path that is not one is named
   t.throws(() => nodeVersionOf('/nonexistent/node'), {
     message: /^--node \/nonexistent\/node: not a Node binary that runs here/,
   });
+});
+
+const machineLine = Number(process.versions.node.split('.')[0]);
+
+test('the default lines are the registry lines, then this machine: each line once, the quick form the first', (t) => {
+  const asked: number[] = [];
+  // Each "registry line" is this machine's Node here, so all three name one line and it is measured once.
+  const fetchLine = (major: number): string => (asked.push(major), process.execPath);
+  t.deepEqual(resolveNodeLines(null, process.execPath, false, fetchLine), [
+    { line: machineLine, binary: process.execPath, version: process.version },
+  ]);
+  t.deepEqual(asked, [24, 22]);
+  asked.length = 0;
+  t.is(resolveNodeLines(null, process.execPath, true, fetchLine).length, 1);
+  t.deepEqual(asked, [24], 'the quick form fetches only the image line');
+});
+
+test('binaries named with --node replace the defaults and fetch nothing', (t) => {
+  const lines = resolveNodeLines([process.execPath], '/not/used', false, () => {
+    throw new Error('fetched');
+  });
+  t.deepEqual(lines, [{ line: machineLine, binary: process.execPath, version: process.version }]);
 });

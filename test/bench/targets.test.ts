@@ -1,10 +1,11 @@
-// The verdicts `npm run bench` prints against the performance targets, from a run's rounds: each says the
-// run's figure, its spread over rounds, and met, missed, or cannot tell when a compared row is absent.
+// The verdicts `npm run bench` prints against the performance targets on one Node line, from a run's
+// rounds: each says the run's figure, its spread over rounds, and met, missed, or cannot tell when a
+// compared row is absent.
 import test from 'ava';
 import type { Measurement, Rounds } from '../../bench/measurement.js';
-import { checkTargets, formatTargets, ISSUE_5_TARGETS, type TargetVerdict } from '../../bench/targets.js';
+import { checkTargets, formatTargets, PER_POD_TARGETS, type TargetVerdict } from '../../bench/targets.js';
 
-const limits = { ...ISSUE_5_TARGETS, maxUpstreamSockets: 64 };
+const limits = { ...PER_POD_TARGETS, maxUpstreamSockets: 64 };
 
 const round = (overrides: Partial<Measurement>): Measurement => ({
   requests: 40_000,
@@ -21,33 +22,48 @@ const round = (overrides: Partial<Measurement>): Measurement => ({
   ...overrides,
 });
 
-/** A run of three rounds in which the sidecar meets every target. */
+const direct = (p50Ms: number): Measurement =>
+  round({ p50Ms, cpuUsPerRequest: null, rssMb: null, newUpstreamSockets: null, peakUpstreamSockets: null });
+
+/** A run of three rounds in which the sidecar on Node 24 meets every target; Node 22's rows are far worse. */
 function goodRun(): Rounds {
   return {
     'GET, concurrency 1': {
-      direct: [
-        round({ p50Ms: 0.05, cpuUsPerRequest: null, rssMb: null, newUpstreamSockets: null, peakUpstreamSockets: null }),
-        round({ p50Ms: 0.06 }),
-        round({ p50Ms: 0.05 }),
+      direct: [direct(0.05), direct(0.06), direct(0.05)],
+      'sidecar@24': [
+        round({ p50Ms: 0.15, newUpstreamSockets: 1, peakUpstreamSockets: 1, rssMb: 75 }),
+        round({ p50Ms: 0.18, rssMb: 76 }),
+        round({ p50Ms: 0.14, rssMb: 74 }),
       ],
-      sidecar: [
-        round({ p50Ms: 0.3, newUpstreamSockets: 1, peakUpstreamSockets: 1 }),
-        round({ p50Ms: 0.33 }),
-        round({ p50Ms: 0.29 }),
-      ],
+      'plain-node@24': [round({ rssMb: 72 }), round({ rssMb: 71 }), round({ rssMb: 73 })],
+      'sidecar@22': [round({ p50Ms: 0.5 }), round({ p50Ms: 0.5 }), round({ p50Ms: 0.5 })],
     },
     'GET, concurrency 32': {
-      sidecar: [
-        round({ cpuUsPerRequest: 180 }),
-        round({ cpuUsPerRequest: 195 }),
-        round({ cpuUsPerRequest: 230, rps: 3500 }),
-      ],
+      'sidecar@24': [round({ rps: 5000 }), round({ rps: 5100 }), round({ rps: 4000 })],
       nginx: [
         round({ rps: 12_000, cpuUsPerRequest: 40 }),
         round({ rps: 12_500, cpuUsPerRequest: 40 }),
         round({ rps: 12_000, cpuUsPerRequest: 42 }),
       ],
-      'plain-node': [round({ cpuUsPerRequest: 120 }), round({ cpuUsPerRequest: 130 }), round({ cpuUsPerRequest: 150 })],
+      'sidecar@22': [round({ rps: 1000 }), round({ rps: 1000 }), round({ rps: 1000 })],
+    },
+    'GET at a fixed 1000 requests/s': {
+      'sidecar@24': [
+        round({ cpuUsPerRequest: 250, rssMb: 80 }),
+        round({ cpuUsPerRequest: 260, rssMb: 81 }),
+        round({ cpuUsPerRequest: 300, rssMb: 79 }),
+      ],
+      'plain-node@24': [
+        round({ cpuUsPerRequest: 200, rssMb: 76 }),
+        round({ cpuUsPerRequest: 210, rssMb: 77 }),
+        round({ cpuUsPerRequest: 240, rssMb: 75 }),
+      ],
+      'sidecar@22': [round({ cpuUsPerRequest: 900 }), round({ cpuUsPerRequest: 900 }), round({ cpuUsPerRequest: 900 })],
+      'plain-node@22': [
+        round({ cpuUsPerRequest: 200 }),
+        round({ cpuUsPerRequest: 200 }),
+        round({ cpuUsPerRequest: 200 }),
+      ],
     },
   };
 }
@@ -58,54 +74,65 @@ const verdict = (verdicts: TargetVerdict[], starts: string): TargetVerdict => {
   return found;
 };
 
-test('a run that meets every target says so, with each figure as the median and its spread over rounds', (t) => {
-  const verdicts = checkTargets(goodRun(), limits);
+test('a line that meets every target says so, each figure the median of per-round values and its spread', (t) => {
+  const verdicts = checkTargets(goodRun(), limits, 24);
   t.deepEqual(
     verdicts.map((v) => v.met),
     [true, true, true, true, true, true],
   );
-  t.is(verdict(verdicts, 'CPU').measured, "195 µs (rounds 180-230); the plain-node row's × 1.50 (rounds 1.50-1.53)");
+  t.is(verdict(verdicts, 'CPU').measured, '× 1.25 (rounds 1.24-1.25); 260 µs against 210 µs');
+  t.is(
+    verdict(verdicts, 'RSS').measured,
+    '+4.0 MB at most (GET at a fixed 1000 requests/s; rounds +4.0 to +4.0); 81 MB the most in any round',
+  );
   t.is(
     verdict(verdicts, 'throughput').measured,
-    '32.0% (rounds 29.2-33.3); by CPU per request (capacity on one core) 20.5% (rounds 18.3-22.2)',
+    '40.8% (rounds 33.3-41.7); by CPU per request (capacity on one core) 21.1% (rounds 21.1-22.1)',
   );
-  t.is(verdict(verdicts, 'added p50').measured, '+0.250 ms (rounds 0.240-0.270)');
-  t.is(verdict(verdicts, 'RSS').measured, 'at most 76 MB in any round (growth: npm run soak)');
+  t.is(verdict(verdicts, 'added p50').measured, '+0.100 ms (rounds 0.090-0.120)');
+});
+
+test("each line is judged on its own rows: Node 22's misses do not touch Node 24's verdicts", (t) => {
+  const verdicts = checkTargets(goodRun(), limits, 22);
+  t.false(verdict(verdicts, 'CPU').met);
+  t.is(verdict(verdicts, 'CPU').measured, '× 4.50 (rounds 4.50-4.50); 900 µs against 200 µs');
+  t.false(verdict(verdicts, 'throughput').met);
+  t.false(verdict(verdicts, 'added p50').met);
+  t.is(verdict(verdicts, 'RSS').measured.split(' ')[0], '+0.0', 'the same RSS as plain-node@22 where both ran');
 });
 
 test('a median above a limit is a missed target, though single rounds met it', (t) => {
   const run = goodRun();
-  run['GET, concurrency 32']!.sidecar = [
-    round({ cpuUsPerRequest: 190, rps: 3000 }),
-    round({ cpuUsPerRequest: 240, rps: 3000 }),
-    round({ cpuUsPerRequest: 260, rps: 4000 }),
+  run['GET at a fixed 1000 requests/s']!['sidecar@24'] = [
+    round({ cpuUsPerRequest: 250, rssMb: 86 }),
+    round({ cpuUsPerRequest: 300, rssMb: 86 }),
+    round({ cpuUsPerRequest: 320, rssMb: 78 }),
   ];
-  run['GET, concurrency 1']!.sidecar![2] = round({ p50Ms: 0.5, rssMb: 81 });
-  const verdicts = checkTargets(run, limits);
-  t.false(verdict(verdicts, 'CPU').met);
-  t.false(verdict(verdicts, 'throughput').met);
-  t.true(verdict(verdicts, 'added p50').met, 'two of three rounds added 0.29 ms or less');
-  t.false(verdict(verdicts, 'RSS').met);
+  run['GET, concurrency 1']!['sidecar@24']![1] = round({ p50Ms: 0.5 });
+  const verdicts = checkTargets(run, limits, 24);
+  t.false(verdict(verdicts, 'CPU').met, 'rounds of 1.19, 1.43 and 1.33');
+  t.false(verdict(verdicts, 'RSS').met, 'rounds of +10, +9 and +3 MB');
+  t.true(verdict(verdicts, 'added p50').met, 'two of three rounds added 0.1 ms or less');
 });
 
 test('errors, too many upstream sockets open, or a socket per request miss their targets', (t) => {
   const errors = goodRun();
-  errors['GET, concurrency 32']!.sidecar![1] = round({ errors: 2 });
-  t.deepEqual(verdict(checkTargets(errors, limits), 'zero errors'), {
+  errors['GET, concurrency 32']!['sidecar@24']![1] = round({ errors: 2 });
+  t.deepEqual(verdict(checkTargets(errors, limits, 24), 'zero errors'), {
     target: 'zero errors in every scenario',
     measured: '2 through the sidecar',
     met: false,
   });
 
   const unbounded = goodRun();
-  unbounded['GET, concurrency 32']!.sidecar![0] = round({ peakUpstreamSockets: 65 });
-  t.false(verdict(checkTargets(unbounded, limits), 'upstream sockets').met);
+  unbounded['GET, concurrency 32']!['sidecar@24']![0] = round({ peakUpstreamSockets: 65 });
+  t.false(verdict(checkTargets(unbounded, limits, 24), 'upstream sockets').met);
 
   const notReused = goodRun();
-  notReused['GET, concurrency 1']!.sidecar = [
+  notReused['GET, concurrency 1']!['sidecar@24'] = [
     round({ requests: 3000, newUpstreamSockets: 1000, peakUpstreamSockets: 1 }),
   ];
-  const sockets = verdict(checkTargets(notReused, limits), 'upstream sockets');
+  const sockets = verdict(checkTargets(notReused, limits, 24), 'upstream sockets');
   t.false(sockets.met);
   t.is(
     sockets.measured,
@@ -113,16 +140,20 @@ test('errors, too many upstream sockets open, or a socket per request miss their
   );
 });
 
-test('without an nginx or plain-node row the run cannot tell the throughput share, and leaves the ratio out', (t) => {
+test('without nginx or plain-node rows the run cannot tell the share, the CPU ratio or the RSS over the floor', (t) => {
   const run = goodRun();
   delete run['GET, concurrency 32']!.nginx;
-  delete run['GET, concurrency 32']!['plain-node'];
-  const verdicts = checkTargets(run, limits);
+  for (const byRow of Object.values(run)) delete byRow['plain-node@24'];
+  const verdicts = checkTargets(run, limits, 24);
   t.deepEqual(verdict(verdicts, 'throughput'), {
-    target: "throughput at concurrency 32 ≥ 30% of nginx's",
+    target: "throughput at concurrency 32 ≥ 40% of nginx's",
     measured: 'no nginx row',
     met: null,
   });
-  t.is(verdict(verdicts, 'CPU').measured, '195 µs (rounds 180-230)');
-  t.regex(formatTargets(verdicts, true), /indicative only[\s\S]*\| no nginx row \| cannot tell \|/);
+  t.deepEqual(verdict(verdicts, 'CPU').measured, 'no plain-node row');
+  t.is(verdict(verdicts, 'RSS').met, null);
+  t.regex(
+    formatTargets(verdicts, 'v24.0.0', true),
+    /Node v24\.0\.0[\s\S]*indicative only[\s\S]*\| no nginx row \| cannot tell \|/,
+  );
 });
