@@ -35,15 +35,19 @@ export interface RunDescription {
   readonly secondsPerRun: number;
 }
 
+type ByRow = Partial<Record<RowName, Measurement[]>>;
+
 /**
- * Each ratio is taken within a round (rows of one round ran back to back, so a slow spell of the
- * machine weighs on both); these are the per-round values, rounds where either side is missing left out.
+ * Row a's figure set against row b's within each round (rows of one round ran back to back, so a slow
+ * spell of the machine weighs on both): the per-round values, rounds where either side is missing or
+ * `combine` gives null left out.
  */
-export function ratiosByRound(
-  byRow: Partial<Record<RowName, Measurement[]>>,
+function withinRounds(
+  byRow: ByRow,
   a: RowName,
   b: RowName,
   f: (m: Measurement) => number | null,
+  combine: (x: number, y: number) => number | null,
 ): number[] {
   const as = byRow[a] ?? [];
   const bs = byRow[b] ?? [];
@@ -51,36 +55,31 @@ export function ratiosByRound(
   for (let i = 0; i < Math.min(as.length, bs.length); i += 1) {
     const x = f(as[i]!);
     const y = f(bs[i]!);
-    if (x !== null && y !== null && y !== 0) values.push(x / y);
+    const value = x === null || y === null ? null : combine(x, y);
+    if (value !== null) values.push(value);
   }
   return values;
 }
 
-/** Row a's figure minus row b's, round by round, rounds where either is missing left out. */
-export function differencesByRound(
-  byRow: Partial<Record<RowName, Measurement[]>>,
+/** Row a's figure over row b's, round by round. */
+export const ratiosByRound = (byRow: ByRow, a: RowName, b: RowName, f: (m: Measurement) => number | null): number[] =>
+  withinRounds(byRow, a, b, f, (x, y) => (y === 0 ? null : x / y));
+
+/** Row a's figure minus row b's, round by round. */
+export const differencesByRound = (
+  byRow: ByRow,
   a: RowName,
   b: RowName,
   f: (m: Measurement) => number | null,
-): number[] {
-  const as = byRow[a] ?? [];
-  const bs = byRow[b] ?? [];
-  const values: number[] = [];
-  for (let i = 0; i < Math.min(as.length, bs.length); i += 1) {
-    const x = f(as[i]!);
-    const y = f(bs[i]!);
-    if (x !== null && y !== null) values.push(x - y);
-  }
-  return values;
-}
+): number[] => withinRounds(byRow, a, b, f, (x, y) => x - y);
 
 /** The sidecar's p50 on a Node line minus the direct row's, round by round. */
-export function addedP50ByRound(byRow: Partial<Record<RowName, Measurement[]>>, line: number): number[] {
+export function addedP50ByRound(byRow: ByRow, line: number): number[] {
   return differencesByRound(byRow, rowOf('sidecar', line), 'direct', (m) => m.p50Ms);
 }
 
 /** The sidecar's RSS on a Node line minus the plain-node row's on the same line, round by round. */
-export function addedRssByRound(byRow: Partial<Record<RowName, Measurement[]>>, line: number): number[] {
+export function addedRssByRound(byRow: ByRow, line: number): number[] {
   return differencesByRound(byRow, rowOf('sidecar', line), rowOf('plain-node', line), (m) => m.rssMb);
 }
 
