@@ -34,10 +34,11 @@ export function resolveNodeLines(
   quick: boolean,
   fetchLine: (major: number) => string = registryNode,
 ): NodeLine[] {
-  const defaults = quick ? DEFAULT_REGISTRY_LINES.slice(0, 1) : DEFAULT_REGISTRY_LINES;
-  const binaries = named ?? [...defaults.map(fetchLine), ...(quick ? [] : [machineNode])];
+  // Registry lines are fetched only when measured: the quick form never fetches the second one.
+  const candidates: readonly (number | string)[] = named ?? [...DEFAULT_REGISTRY_LINES, machineNode];
   const lines: NodeLine[] = [];
-  for (const binary of quick ? binaries.slice(0, 1) : binaries) {
+  for (const candidate of quick ? candidates.slice(0, 1) : candidates) {
+    const binary = typeof candidate === 'number' ? fetchLine(candidate) : candidate;
     const version = nodeVersionOf(binary);
     const line = Number(/^v(\d+)/.exec(version)![1]);
     if (!lines.some((l) => l.line === line)) lines.push({ line, binary, version });

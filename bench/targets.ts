@@ -6,7 +6,7 @@
 // fails only on errors); the verdicts are for the reader. Growth over 5 minutes is the soak's
 // (`npm run soak`), not the bench's.
 import { addedP50ByRound, addedRssByRound, ratiosByRound } from './bench-report.js';
-import { median, rowOf, type Rounds } from './measurement.js';
+import { median, rowOf, type Measurement, type Rounds } from './measurement.js';
 
 export interface TargetLimits {
   /** Sidecar CPU per request over plain-node's, at a steady 1000 requests/s. */
@@ -49,6 +49,13 @@ function spread(values: number[], digits: number, unit = '', scale = 1): string 
   return `${m} (rounds ${figure(Math.min(...values) * scale, digits)}-${figure(Math.max(...values) * scale, digits)})`;
 }
 
+/** A figure of each measurement that has it. */
+const figuresOf = (runs: readonly Measurement[], f: (m: Measurement) => number | null): number[] =>
+  runs.flatMap((m) => {
+    const value = f(m);
+    return value === null ? [] : [value];
+  });
+
 const signed = (value: number, digits: number): string => `${value >= 0 ? '+' : ''}${value.toFixed(digits)}`;
 
 /** The verdicts for the sidecar on one Node line (its major version). */
@@ -62,8 +69,8 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits, line: number)
   const verdicts: TargetVerdict[] = [];
 
   const cpu = ratiosByRound(steady, sidecar, plain, (m) => m.cpuUsPerRequest);
-  const sidecarCpu = (steady[sidecar] ?? []).flatMap((m) => (m.cpuUsPerRequest === null ? [] : [m.cpuUsPerRequest]));
-  const plainCpu = (steady[plain] ?? []).flatMap((m) => (m.cpuUsPerRequest === null ? [] : [m.cpuUsPerRequest]));
+  const sidecarCpu = figuresOf(steady[sidecar] ?? [], (m) => m.cpuUsPerRequest);
+  const plainCpu = figuresOf(steady[plain] ?? [], (m) => m.cpuUsPerRequest);
   verdicts.push({
     target: `CPU per request at a steady 1000 requests/s ≤ ${limits.maxCpuOverPlainNode} × plain-node's`,
     measured:
@@ -115,7 +122,7 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits, line: number)
     met: sidecarRounds.length === 0 ? null : errors === 0,
   });
 
-  const peak = sidecarRounds.flatMap((m) => (m.peakUpstreamSockets === null ? [] : [m.peakUpstreamSockets]));
+  const peak = figuresOf(sidecarRounds, (m) => m.peakUpstreamSockets);
   // The scenario whose new upstream sockets carried the fewest requests each.
   let leastReused: { scenario: string; perSocket: number } | null = null;
   for (const [scenario, byRow] of Object.entries(rounds)) {
