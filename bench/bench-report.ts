@@ -1,7 +1,7 @@
 // Turns a benchmark run's rounds into its summary (medians per row, ratios taken within each round)
 // and the tables `npm run bench` prints.
 import { errorCount } from './round-problems.js';
-import { median, rowOf, type Measurement, type Rounds, type RowName } from './measurement.js';
+import { median, rowOf, type Measurement, type NodeProxy, type Rounds, type RowName } from './measurement.js';
 
 /** One Node line's ratios in one scenario, each the median of its per-round values. */
 export interface LineRatios {
@@ -73,14 +73,14 @@ export const differencesByRound = (
   f: (m: Measurement) => number | null,
 ): number[] => withinRounds(byRow, a, b, f, (x, y) => x - y);
 
-/** The sidecar's p50 on a Node line minus the direct row's, round by round. */
-export function addedP50ByRound(byRow: ByRow, line: number): number[] {
-  return differencesByRound(byRow, rowOf('sidecar', line), 'direct', (m) => m.p50Ms);
+/** A Node proxy's p50 on a Node line (the sidecar's unless named) minus the direct row's, round by round. */
+export function addedP50ByRound(byRow: ByRow, line: number, proxy: NodeProxy = 'sidecar'): number[] {
+  return differencesByRound(byRow, rowOf(proxy, line), 'direct', (m) => m.p50Ms);
 }
 
-/** The sidecar's RSS on a Node line minus the plain-node row's on the same line, round by round. */
-export function addedRssByRound(byRow: ByRow, line: number): number[] {
-  return differencesByRound(byRow, rowOf('sidecar', line), rowOf('plain-node', line), (m) => m.rssMb);
+/** A Node proxy's RSS (the sidecar's unless named) minus plain-node's on the same line, round by round. */
+export function addedRssByRound(byRow: ByRow, line: number, proxy: NodeProxy = 'sidecar'): number[] {
+  return differencesByRound(byRow, rowOf(proxy, line), rowOf('plain-node', line), (m) => m.rssMb);
 }
 
 const rounded = (value: number): number => Math.round(value * 1000) / 1000;

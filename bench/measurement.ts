@@ -1,8 +1,11 @@
 // What the benchmark measures of one row in one round, and the rows it can have.
 import type { ErrorKinds } from './round-problems.js';
 
-/** The two Node proxies, each measured on every Node line of the run. */
-export type NodeProxy = 'sidecar' | 'plain-node';
+/**
+ * The Node proxies: the sidecar and `plain-node` on every Node line of the run; `stack` (hono's adapter
+ * and http-proxy with nothing else, bench/stack-proxy.ts) on the run's leading line.
+ */
+export type NodeProxy = 'sidecar' | 'stack' | 'plain-node';
 /** `direct` and `nginx`, and each Node proxy on one Node line (its major version): `sidecar@24`. */
 export type RowName = 'direct' | 'nginx' | `${NodeProxy}@${number}`;
 

@@ -1,6 +1,7 @@
 // `npm run bench [-- --quick]`: the cost of the sidecar, measured against calling the upstream
-// directly, against an nginx pass-through proxy (when installed) and against a plain node:http proxy
-// (bench/plain-proxy.ts) on the same Node, in one run, on each Node line (bench/node-lines.ts). Each
+// directly, against an nginx pass-through proxy (when installed), against a plain node:http proxy
+// (bench/plain-proxy.ts) on the same Node, in one run, on each Node line (bench/node-lines.ts), and
+// against hono's adapter with http-proxy and nothing else (bench/stack-proxy.ts) on the leading one. Each
 // proxy runs alone on core 0, the upstream and the load generator on core 1; rows alternate within
 // each round so a noisy machine affects all alike. Exits non-zero only when a scenario saw errors,
 // never on timings.
@@ -24,11 +25,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const { quick, nodes } = parseBenchArgs(process.argv.slice(2));
 // Five rounds: on a shared 2-core VM single runs of the same build were seen to differ by 50%; the
 // median of five, and ratios taken within each round, hold still far better than three. Each round
-// holds two rows per Node line, so a run of three lines keeps to 6 s per row.
+// holds two rows per Node line and the stack's, so a run of three lines keeps to 6 s per row.
 const rounds = quick ? 1 : 5;
 const seconds = quick ? 2 : 6;
 const warmupSeconds = quick ? 1 : 3;
-// The quick form checks the sidecar for errors; the Node floor's row would only add to its minute.
+// The quick form checks the sidecar for errors; the floors' rows would only add to its minute.
 const withNodeFloor = !quick;
 const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 
@@ -230,6 +231,20 @@ async function main(): Promise<void> {
       children.watch(`the plain-node proxy on Node ${line}`, plain);
       await waitForPort(plainPort);
       targets[rowOf('plain-node', line)] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
+    }
+    if (withNodeFloor && line === nodeLines[0]!.line) {
+      // The requested stack's floor (bench/stack-proxy.ts), on the leading line only: one row more per
+      // round instead of one per line.
+      const stackPort = await freePort();
+      const stack = pinned(
+        0,
+        binary,
+        [...nodeFlags, join(ROOT, 'dist/bench/stack-proxy.js'), String(stackPort), String(upstreamPort)],
+        shippedNodeEnv,
+      );
+      children.watch(`the hono and http-proxy floor on Node ${line}`, stack);
+      await waitForPort(stackPort);
+      targets[rowOf('stack', line)] = { base: `http://127.0.0.1:${stackPort}`, pid: stack.pid! };
     }
   }
   if (useNginx) {

@@ -2,11 +2,13 @@
 // each verdict gives the run's figure (the median over rounds of a value taken within each round,
 // so that a slow spell of the machine weighs on both sides of a ratio), its spread over rounds, and
 // whether the target was met. The floor the sidecar is held to is `plain-node`, a bare Node proxy on
-// the same Node line with the same flags. Timings never fail the bench (CI runs the quick form, which
-// fails only on errors); the verdicts are for the reader. Growth over 5 minutes is the soak's
-// (`npm run soak`), not the bench's.
+// the same Node line with the same flags. Where the run measured `stack` (hono's adapter and http-proxy
+// alone) on that line, each cost verdict also gives that row's figure: the share of the cost that the
+// requested stack takes before any of the sidecar's own code runs. Timings never fail the bench (CI
+// runs the quick form, which fails only on errors); the verdicts are for the reader. Growth over
+// 5 minutes is the soak's (`npm run soak`), not the bench's.
 import { addedP50ByRound, addedRssByRound, ratiosByRound } from './bench-report.js';
-import { median, rowOf, type Measurement, type Rounds } from './measurement.js';
+import { median, rowOf, type Measurement, type NodeProxy, type Rounds } from './measurement.js';
 
 export interface TargetLimits {
   /** Sidecar CPU per request over plain-node's, at a steady 1000 requests/s. */
@@ -61,6 +63,7 @@ const signed = (value: number, digits: number): string => `${value >= 0 ? '+' : 
 /** The verdicts for the sidecar on one Node line (its major version). */
 export function checkTargets(rounds: Rounds, limits: TargetLimits, line: number): TargetVerdict[] {
   const sidecar = rowOf('sidecar', line);
+  const stack = rowOf('stack', line);
   const plain = rowOf('plain-node', line);
   const c1 = rounds[CONCURRENCY_1] ?? {};
   const c32 = rounds[CONCURRENCY_32] ?? {};
@@ -76,16 +79,16 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits, line: number)
     measured:
       cpu.length === 0
         ? 'no plain-node row'
-        : `× ${spread(cpu, 2)}; ${median(sidecarCpu)} µs against ${median(plainCpu)} µs`,
+        : `× ${spread(cpu, 2)}; ${median(sidecarCpu)} µs against ${median(plainCpu)} µs` +
+          stackAlone(
+            ratiosByRound(steady, stack, plain, (m) => m.cpuUsPerRequest),
+            (v) => `× ${figure(v, 2)}`,
+          ),
     met: cpu.length === 0 ? null : median(cpu) <= limits.maxCpuOverPlainNode,
   });
 
-  // The scenario in which the sidecar holds the most over plain-node, by the median of its rounds.
-  let worst: { scenario: string; values: number[] } | null = null;
-  for (const [scenario, byRow] of Object.entries(rounds)) {
-    const values = addedRssByRound(byRow, line);
-    if (values.length > 0 && (worst === null || median(values) > median(worst.values))) worst = { scenario, values };
-  }
+  const worst = mostAddedRss(rounds, line, 'sidecar');
+  const stackWorst = mostAddedRss(rounds, line, 'stack');
   verdicts.push({
     target: `RSS under load ≤ plain-node's + ${limits.maxRssOverPlainNodeMb} MB in every scenario`,
     measured:
@@ -93,7 +96,8 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits, line: number)
         ? 'no plain-node row'
         : `${signed(median(worst.values), 1)} MB at most (${worst.scenario}; rounds ` +
           `${signed(Math.min(...worst.values), 1)} to ${signed(Math.max(...worst.values), 1)}); ` +
-          `${Math.max(...sidecarRounds.map((m) => m.rssMb ?? 0))} MB the most in any round`,
+          `${Math.max(...sidecarRounds.map((m) => m.rssMb ?? 0))} MB the most in any round` +
+          stackAlone(stackWorst?.values ?? [], (v) => `${signed(v, 1)} MB at most (${stackWorst!.scenario})`),
     met: worst === null ? null : median(worst.values) <= limits.maxRssOverPlainNodeMb,
   });
 
@@ -104,14 +108,21 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits, line: number)
     measured:
       share.length === 0
         ? 'no nginx row'
-        : `${spread(share, 1, '%', 100)}; by CPU per request (capacity on one core) ${spread(capacity, 1, '%', 100)}`,
+        : `${spread(share, 1, '%', 100)}; by CPU per request (capacity on one core) ${spread(capacity, 1, '%', 100)}` +
+          stackAlone(
+            ratiosByRound(c32, stack, 'nginx', (m) => m.rps),
+            (v) => `${figure(v * 100, 1)}%`,
+          ),
     met: share.length === 0 ? null : median(share) >= limits.minShareOfNginx,
   });
 
   const added = addedP50ByRound(c1, line);
   verdicts.push({
     target: `added p50 at concurrency 1 ≤ ${limits.maxAddedP50Ms} ms`,
-    measured: added.length === 0 ? 'not measured' : `+${spread(added, 3, ' ms')}`,
+    measured:
+      added.length === 0
+        ? 'not measured'
+        : `+${spread(added, 3, ' ms')}` + stackAlone(addedP50ByRound(c1, line, 'stack'), (v) => `+${figure(v, 3)} ms`),
     met: added.length === 0 ? null : median(added) <= limits.maxAddedP50Ms,
   });
 
@@ -147,6 +158,21 @@ export function checkTargets(rounds: Rounds, limits: TargetLimits, line: number)
         : Math.max(...peak) <= limits.maxUpstreamSockets && leastReused.perSocket >= MIN_REQUESTS_PER_NEW_SOCKET,
   });
   return verdicts;
+}
+
+/** "; hono and http-proxy alone (stack): FIGURE" from the median of the stack row's values, or nothing. */
+function stackAlone(values: number[], format: (value: number) => string): string {
+  return values.length === 0 ? '' : `; hono and http-proxy alone (stack): ${format(median(values))}`;
+}
+
+/** The scenario in which a Node proxy holds the most over plain-node, by the median of its rounds. */
+function mostAddedRss(rounds: Rounds, line: number, proxy: NodeProxy): { scenario: string; values: number[] } | null {
+  let worst: { scenario: string; values: number[] } | null = null;
+  for (const [scenario, byRow] of Object.entries(rounds)) {
+    const values = addedRssByRound(byRow, line, proxy);
+    if (values.length > 0 && (worst === null || median(values) > median(worst.values))) worst = { scenario, values };
+  }
+  return worst;
 }
 
 export function formatTargets(verdicts: TargetVerdict[], node: string, indicativeOnly: boolean): string {

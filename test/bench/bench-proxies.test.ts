@@ -1,7 +1,8 @@
 // The benchmark's own servers, run as `npm run bench` runs them (built output, child processes, real
-// ports): the upstream answers its customer JSON (late when asked to), and the plain-node floor
-// passes requests and answers through unchanged on reused upstream connections. CI runs only the
-// quick bench, which leaves the plain-node row out, so this is where a broken floor would show.
+// ports): the upstream answers its customer JSON (late when asked to), and each floor (plain-node, and
+// stack: hono's adapter with http-proxy) passes requests and answers through unchanged on reused
+// upstream connections. CI runs only the quick bench, which leaves the floors' rows out, so this is
+// where a broken floor would show.
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
@@ -21,14 +22,21 @@ async function startBenchServer(t: ExecutionContext, script: string, args: numbe
   return child;
 }
 
-/** The bench upstream and the plain-node floor in front of it, as the bench starts them. */
+/** The bench's floors: each one's name in the bench's rows and its script. */
+const FLOORS = [
+  { row: 'plain-node', script: 'plain-proxy.js' },
+  { row: 'stack', script: 'stack-proxy.js' },
+] as const;
+
+/** The bench upstream and a floor in front of it, as the bench starts them. */
 async function startFloorWithUpstream(
   t: ExecutionContext,
+  script: string,
 ): Promise<{ upstream: ChildProcess; upstreamPort: number; proxyPort: number }> {
   const upstreamPort = await freePort();
   const upstream = await startBenchServer(t, 'bench-upstream.js', [upstreamPort]);
   const proxyPort = await freePort();
-  await startBenchServer(t, 'plain-proxy.js', [proxyPort, upstreamPort]);
+  await startBenchServer(t, script, [proxyPort, upstreamPort]);
   return { upstream, upstreamPort, proxyPort };
 }
 
@@ -36,10 +44,10 @@ async function upstreamConnections(port: number): Promise<number> {
   return (await send(`http://127.0.0.1:${port}/__stats`)).json<{ connections: number }>().connections;
 }
 
-test(
-  'the plain-node floor passes GET and POST answers ' + 'through unchanged, on one reused upstream ' + 'connection',
-  async (t) => {
-    const { upstreamPort, proxyPort } = await startFloorWithUpstream(t);
+for (const { row, script } of FLOORS) {
+  const passesThrough = `the ${row} floor passes GET and POST answers through unchanged`;
+  test(`${passesThrough}, on one reused upstream connection`, async (t) => {
+    const { upstreamPort, proxyPort } = await startFloorWithUpstream(t, script);
 
     const direct = await send(`http://127.0.0.1:${upstreamPort}/v1.1/customer/12345`);
     t.is(direct.status, 200);
@@ -62,19 +70,19 @@ test(
       1,
       'both proxied requests used one upstream connection (the stats request opened its own)',
     );
-  },
-);
+  });
 
-test("the plain-node floor keeps a caller's idle connection as long as the sidecar does, not Node's 5 s", async (t) => {
-  // Node closes an idle connection a second after its keep-alive timeout; a caller that reuses it at
-  // that moment loses the request (ECONNRESET). The sidecar keeps them 65 s, and so must its floor.
-  const { proxyPort } = await startFloorWithUpstream(t);
-  const keepAlive = new http.Agent({ keepAlive: true });
-  t.teardown(() => keepAlive.destroy());
-  const answer = await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`, { agent: keepAlive });
-  t.is(answer.status, 200);
-  t.is(answer.headers['keep-alive'], `timeout=${DEFAULT_LIMITS.clientKeepAliveTimeoutMs / 1000}`);
-});
+  test(`the ${row} floor keeps a caller's idle connection as long as the sidecar does, not Node's 5 s`, async (t) => {
+    // Node closes an idle connection a second after its keep-alive timeout; a caller that reuses it at
+    // that moment loses the request (ECONNRESET). The sidecar keeps them 65 s, and so must its floor.
+    const { proxyPort } = await startFloorWithUpstream(t, script);
+    const keepAlive = new http.Agent({ keepAlive: true });
+    t.teardown(() => keepAlive.destroy());
+    const answer = await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`, { agent: keepAlive });
+    t.is(answer.status, 200);
+    t.is(answer.headers['keep-alive'], `timeout=${DEFAULT_LIMITS.clientKeepAliveTimeoutMs / 1000}`);
+  });
+}
 
 test('the bench upstream answers a request asking for delayMs=N no sooner than N ms after it', async (t) => {
   const upstreamPort = await freePort();
@@ -112,10 +120,12 @@ test(
   },
 );
 
-test('the plain-node floor answers 502 when its upstream is gone', async (t) => {
-  const { upstream, proxyPort } = await startFloorWithUpstream(t);
-  t.is((await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`)).status, 200);
-  upstream.kill('SIGKILL');
-  await new Promise((resolve) => upstream.once('exit', resolve));
-  t.is((await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`)).status, 502);
-});
+for (const { row, script } of FLOORS) {
+  test(`the ${row} floor answers 502 when its upstream is gone`, async (t) => {
+    const { upstream, proxyPort } = await startFloorWithUpstream(t, script);
+    t.is((await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`)).status, 200);
+    upstream.kill('SIGKILL');
+    await new Promise((resolve) => upstream.once('exit', resolve));
+    t.is((await send(`http://127.0.0.1:${proxyPort}/v1.1/customer/12345`)).status, 502);
+  });
+}

@@ -157,3 +157,32 @@ test('without nginx or plain-node rows the run cannot tell the share, the CPU ra
     /Node v24\.0\.0[\s\S]*indicative only[\s\S]*\| no nginx row \| cannot tell \|/,
   );
 });
+
+test('with a stack row on the line, each cost verdict also gives what hono and http-proxy alone measured', (t) => {
+  const run = goodRun();
+  run['GET, concurrency 1']!['stack@24'] = [
+    round({ p50Ms: 0.11, rssMb: 74 }),
+    round({ p50Ms: 0.12, rssMb: 75 }),
+    round({ p50Ms: 0.1, rssMb: 74 }),
+  ];
+  run['GET, concurrency 32']!['stack@24'] = [round({ rps: 6000 }), round({ rps: 6250 }), round({ rps: 4800 })];
+  run['GET at a fixed 1000 requests/s']!['stack@24'] = [
+    round({ cpuUsPerRequest: 240, rssMb: 78 }),
+    round({ cpuUsPerRequest: 231, rssMb: 78 }),
+    round({ cpuUsPerRequest: 264, rssMb: 77 }),
+  ];
+  const verdicts = checkTargets(run, limits, 24);
+  t.regex(verdict(verdicts, 'CPU').measured, /; hono and http-proxy alone \(stack\): × 1\.10$/);
+  t.regex(
+    verdict(verdicts, 'RSS').measured,
+    /; hono and http-proxy alone \(stack\): \+2\.0 MB at most \(GET, concurrency 1\)$/,
+  );
+  t.regex(verdict(verdicts, 'throughput').measured, /; hono and http-proxy alone \(stack\): 50\.0%$/);
+  t.regex(verdict(verdicts, 'added p50').measured, /; hono and http-proxy alone \(stack\): \+0\.060 ms$/);
+  t.deepEqual(
+    verdicts.map((v) => v.met),
+    [true, true, true, true, true, true],
+    "the stack's figures are told, never judged",
+  );
+  t.notRegex(verdict(checkTargets(run, limits, 22), 'CPU').measured, /stack/, 'Node 22 has no stack row');
+});
