@@ -1,6 +1,7 @@
 // The one module that reaches into Node's HTTP internals that are not in its documented API: the
-// link from a socket to the response being written on it, and the agent's `addRequest` hook (which
-// agent libraries use too). The library-internals test checks that each still behaves as used here.
+// link from a socket to the response being written on it, from a TLS socket to the connection under
+// it, and the agent's `addRequest` hook (which agent libraries use too). The library-internals test
+// checks that each still behaves as used here.
 import type { Agent, ClientRequest, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -14,6 +15,14 @@ declare module 'node:http' {
 /** The response being written on a server socket (Node's own code follows the same link). */
 export function responseOn(socket: Socket): ServerResponse | null {
   return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
+}
+
+/**
+ * The connection a server's 'connection' event gave for a request's socket: the socket itself, or for
+ * TLS the socket the TLS layer wraps (Node's TLS code keeps the same link).
+ */
+export function connectionOf(socket: Socket): Socket {
+  return (socket as Socket & { _parent?: Socket | null })._parent ?? socket;
 }
 
 /**

@@ -1,10 +1,13 @@
 // What the sidecar relies on in http-proxy and Node beyond their documented APIs still holds. An
 // upgrade that changes any of it fails here, naming what changed, before it changes what goes on the wire.
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import https from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { readFileSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
 import { parseUpstreamUrl } from '../../../src/config/parsers.js';
-import { responseOn, withDefinedRequestOptions } from '../../../src/http/node-internals.js';
+import { connectionOf, responseOn, withDefinedRequestOptions } from '../../../src/http/node-internals.js';
+import { selfSignedCertificate } from '../../helpers/tls-server.js';
 import { createSignedProxy } from '../../../src/proxy/http-proxy-adapter.js';
 import { send } from '../../helpers/http.js';
 
@@ -113,4 +116,35 @@ test('Node: a server socket links to the response being written on it', async (t
   });
   await send(`http://127.0.0.1:${upstream.port}/`);
   t.true(linked);
+});
+
+test("Node: a TLS server's request socket links to the connection its 'connection' event gave", async (t) => {
+  const { keyFile, certFile } = await selfSignedCertificate('localhost');
+  let accepted: Socket | null = null;
+  let linked: boolean | null = null;
+  const server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
+    linked = connectionOf(req.socket) === accepted && req.socket !== accepted;
+    res.end('ok');
+  });
+  server.on('connection', (socket: Socket) => (accepted = socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) =>
+    https
+      .get({ port, host: '127.0.0.1', servername: 'localhost', ca: readFileSync(certFile), agent: false }, (res) =>
+        res.resume().on('end', resolve),
+      )
+      .on('error', reject),
+  );
+  t.true(linked);
+});
+
+test('Node: a plain server socket is its own connection', async (t) => {
+  let same: boolean | null = null;
+  const upstream = await recordingServer(t, (req) => {
+    same = connectionOf(req.socket) === req.socket;
+  });
+  await send(`http://127.0.0.1:${upstream.port}/`);
+  t.true(same);
 });
