@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { formatReport, summarise } from './bench-report.js';
-import { rowOf, type Measurement, type Rounds, type RowName } from './measurement.js';
+import { rowOf, type Measurement, type NodeProxy, type Rounds, type RowName } from './measurement.js';
 import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
 import { checkTargets, formatTargets, PER_POD_TARGETS } from './targets.js';
 import { parseBenchArgs } from './bench-args.js';
@@ -219,32 +219,23 @@ async function main(): Promise<void> {
     children.watch(`the sidecar on Node ${line}`, sidecar);
     await waitForPort(sidecarPort);
     targets[rowOf('sidecar', line)] = { base: `http://127.0.0.1:${sidecarPort}`, pid: sidecar.pid! };
-    if (withNodeFloor) {
-      // The Node floor (bench/plain-proxy.ts), on the same Node under the same Node options as the sidecar.
-      const plainPort = await freePort();
-      const plain = pinned(
+    if (!withNodeFloor) continue;
+    // The floors run on the same Node under the same Node options as the sidecar: plain-node
+    // (bench/plain-proxy.ts) on every line, the requested stack (bench/stack-proxy.ts) on the leading
+    // line only, one row more per round instead of one per line.
+    const floors: [NodeProxy, string, string][] = [['plain-node', 'plain-proxy.js', 'the plain-node proxy']];
+    if (line === nodeLines[0]!.line) floors.push(['stack', 'stack-proxy.js', 'the hono and http-proxy floor']);
+    for (const [proxy, script, name] of floors) {
+      const port = await freePort();
+      const floor = pinned(
         0,
         binary,
-        [...nodeFlags, join(ROOT, 'dist/bench/plain-proxy.js'), String(plainPort), String(upstreamPort)],
+        [...nodeFlags, join(ROOT, 'dist/bench', script), String(port), String(upstreamPort)],
         shippedNodeEnv,
       );
-      children.watch(`the plain-node proxy on Node ${line}`, plain);
-      await waitForPort(plainPort);
-      targets[rowOf('plain-node', line)] = { base: `http://127.0.0.1:${plainPort}`, pid: plain.pid! };
-    }
-    if (withNodeFloor && line === nodeLines[0]!.line) {
-      // The requested stack's floor (bench/stack-proxy.ts), on the leading line only: one row more per
-      // round instead of one per line.
-      const stackPort = await freePort();
-      const stack = pinned(
-        0,
-        binary,
-        [...nodeFlags, join(ROOT, 'dist/bench/stack-proxy.js'), String(stackPort), String(upstreamPort)],
-        shippedNodeEnv,
-      );
-      children.watch(`the hono and http-proxy floor on Node ${line}`, stack);
-      await waitForPort(stackPort);
-      targets[rowOf('stack', line)] = { base: `http://127.0.0.1:${stackPort}`, pid: stack.pid! };
+      children.watch(`${name} on Node ${line}`, floor);
+      await waitForPort(port);
+      targets[rowOf(proxy, line)] = { base: `http://127.0.0.1:${port}`, pid: floor.pid! };
     }
   }
   if (useNginx) {

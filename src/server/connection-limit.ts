@@ -37,108 +37,63 @@ export interface ConnectionLimitOptions extends ListenerConnections {
 /** How long a connection may stay silent before it can be closed to make room. */
 const UNUSED_GRACE_MS = 1000;
 
-/**
- * One open connection. It sits in at most one list at a time: `unused` until its first request, `idle`
- * between its answers, neither while it carries a request. Lists are linked through the entries
- * themselves, so that a request moves its connection without adding to or deleting from a Map: such a
- * change rebuilds the Map's table every few dozen requests, and each table is kept alive by a
- * long-lived Map long enough to be copied into V8's old generation.
- */
-interface Connection {
-  readonly socket: Socket;
-  /** When it came, on the monotonic clock. */
-  readonly arrivedAt: number;
-  /** Requests in hand (pipelined requests can overlap). */
-  busy: number;
-  list: ConnectionList | null;
-  prev: Connection | null;
-  next: Connection | null;
-}
-
-/** Connections in the order they joined, oldest first. */
-class ConnectionList {
-  private head: Connection | null = null;
-  private tail: Connection | null = null;
-
-  oldest(): Connection | null {
-    return this.head;
-  }
-
-  append(connection: Connection): void {
-    if (connection.list) connection.list.remove(connection);
-    connection.list = this;
-    connection.prev = this.tail;
-    connection.next = null;
-    if (this.tail) this.tail.next = connection;
-    else this.head = connection;
-    this.tail = connection;
-  }
-
-  remove(connection: Connection): void {
-    if (connection.list !== this) return;
-    if (connection.prev) connection.prev.next = connection.next;
-    else this.head = connection.next;
-    if (connection.next) connection.next.prev = connection.prev;
-    else this.tail = connection.prev;
-    connection.list = connection.prev = connection.next = null;
-  }
-}
-
 export function limitConnections(server: Server, options: ConnectionLimitOptions): ConnectionLimit {
   /** Connections held, not counting those already being closed to make room. */
   let open = 0;
-  /** Kept-alive connections with no request in hand, longest idle first. */
-  const idle = new ConnectionList();
-  /** Connections that have not sent a request yet, oldest first. */
-  const unused = new ConnectionList();
-  const connections = new WeakMap<Socket, Connection>();
   const released = new WeakSet<Socket>();
-  const release = (connection: Connection): void => {
-    if (released.has(connection.socket)) return;
-    released.add(connection.socket);
+  const release = (socket: Socket): void => {
+    if (released.has(socket)) return;
+    released.add(socket);
     open -= 1;
-    connection.list?.remove(connection);
+    idle.delete(socket);
+    unused.delete(socket);
   };
+  /** Kept-alive connections with no request in hand, longest idle first. */
+  const idle = new Map<Socket, true>();
+  /** Connections that have not sent a request yet, oldest first, with the time they came. */
+  const unused = new Map<Socket, number>();
+  /** Requests in hand per connection (pipelined requests can overlap). */
+  const busy = new WeakMap<Socket, number>();
 
   server.on('connection', (socket: Socket) => {
     open += 1;
-    const connection: Connection = { socket, arrivedAt: options.now(), busy: 0, list: null, prev: null, next: null };
-    connections.set(socket, connection);
-    socket.once('close', () => release(connection));
+    socket.once('close', () => release(socket));
     if (open > options.maxConnections && !makeRoom()) {
-      release(connection);
+      release(socket);
       options.onShed('refused');
       options.refuse(socket);
       return;
     }
-    unused.append(connection);
+    unused.set(socket, options.now());
   });
 
   // Before the app's own listener, which may answer at once.
   server.prependListener('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const connection = connections.get(connectionOf(incoming.socket));
-    if (!connection) return;
-    connection.list?.remove(connection);
-    connection.busy += 1;
-    outgoing.on('close', () => {
-      connection.busy -= 1;
-      if (connection.busy === 0 && !connection.socket.destroyed && !released.has(connection.socket))
-        idle.append(connection);
+    // Keyed by the connection the 'connection' event gave: on a TLS listener a request arrives on the
+    // TLS socket wrapped around it.
+    const socket = connectionOf(incoming.socket);
+    idle.delete(socket);
+    unused.delete(socket);
+    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    outgoing.once('close', () => {
+      const left = (busy.get(socket) ?? 1) - 1;
+      busy.set(socket, left);
+      if (left === 0 && !socket.destroyed) idle.set(socket, true);
     });
   });
 
   /** Closes the longest idle, else the oldest silent connection; false when none can go. */
   function makeRoom(): boolean {
-    const longestIdle = idle.oldest();
-    if (longestIdle) return shed(longestIdle, 'idle');
-    const oldest = unused.oldest();
-    if (oldest && options.now() - oldest.arrivedAt >= UNUSED_GRACE_MS) return shed(oldest, 'unused');
+    const longestIdle = idle.keys().next();
+    if (!longestIdle.done) return shed(longestIdle.value, 'idle');
+    const oldest = unused.entries().next();
+    if (!oldest.done && options.now() - oldest.value[1] >= UNUSED_GRACE_MS) return shed(oldest.value[0], 'unused');
     return false;
   }
 
-  function shed(connection: Connection, reason: ShedReason): true {
-    release(connection);
-    connection.socket.destroy();
+  function shed(socket: Socket, reason: ShedReason): true {
+    release(socket);
+    socket.destroy();
     options.onShed(reason);
     return true;
   }
