@@ -186,3 +186,17 @@ test('with a stack row on the line, each cost verdict also gives what hono and h
   );
   t.notRegex(verdict(checkTargets(run, limits, 22), 'CPU').measured, /stack/, 'Node 22 has no stack row');
 });
+
+test("with an nginx row at concurrency 1, the latency verdict also gives nginx's own added p50, never judged", (t) => {
+  const run = goodRun();
+  run['GET, concurrency 1']!.nginx = [
+    round({ p50Ms: 0.25, cpuUsPerRequest: 70 }),
+    round({ p50Ms: 0.2, cpuUsPerRequest: 70 }),
+    round({ p50Ms: 0.23, cpuUsPerRequest: 70 }),
+  ];
+  const verdicts = checkTargets(run, limits, 24);
+  // Round by round against direct (0.05, 0.06, 0.05): +0.20, +0.14, +0.18.
+  t.regex(verdict(verdicts, 'added p50').measured, /; nginx: \+0\.180 ms$/);
+  t.true(verdict(verdicts, 'added p50').met, 'nginx missing the limit does not change the sidecar verdict');
+  t.notRegex(verdict(checkTargets(goodRun(), limits, 24), 'added p50').measured, /nginx/, 'no nginx row at c1');
+});
