@@ -16,6 +16,11 @@ export interface Logger {
   /** The process is about to end (an uncaught exception). */
   fatal(event: string, fields?: LogFields): void;
   /**
+   * The line `info` writes, for a line written once per request: serialized in one JSON.stringify call
+   * instead of field by field by pino, the same bytes for a fraction of the work.
+   */
+  infoPerRequest(event: string, fields: LogFields): void;
+  /**
    * Writes out anything buffered; called at the end of life. When stdout is full (a slow log
    * collector), waits up to a second for it to take the last lines.
    */
@@ -31,16 +36,23 @@ export interface LoggerOptions {
   readonly level: LogLevel;
   /** Where lines go; defaults to stdout, written in synchronous batches. */
   readonly destination?: DestinationStream;
+  /** The clock of each line's `time` (milliseconds since the epoch); Date.now when omitted. */
+  readonly now?: () => number;
 }
 
-export function createLogger({ level, destination }: LoggerOptions): Logger {
+/** The fields every line carries after its level and time. */
+const BASE_FIELDS = { service: 'sfd-sidecar' };
+const BASE_JSON = JSON.stringify(BASE_FIELDS).slice(1, -1);
+
+export function createLogger({ level, destination, now = Date.now }: LoggerOptions): Logger {
   // The batched stdout writer when no destination is given: it counts dropped lines and can wait at exit.
   const writer = destination ? null : batchedStdout();
   const sink = destination ?? writer!;
   const base = pino(
     {
       level,
-      base: { service: 'sfd-sidecar' },
+      base: BASE_FIELDS,
+      timestamp: () => `,"time":${now()}`,
       messageKey: 'event',
       formatters: { level: (label) => ({ level: label }), log: scrubFields },
     },
@@ -52,12 +64,22 @@ export function createLogger({ level, destination }: LoggerOptions): Logger {
       if (fields) base[method](fields, event);
       else base[method](event);
     };
+  const infoEnabled = base.isLevelEnabled('info');
+  // pino's layout: level, time, the base fields, the line's fields in their order (undefined ones left
+  // out), then the event under the message key. Field names are plain words, written by pino unescaped.
+  const infoPerRequest = (event: string, fields: LogFields): void => {
+    if (!infoEnabled) return;
+    const json = JSON.stringify(scrubFields(fields));
+    const own = json.length > 2 ? `,${json.slice(1, -1)}` : '';
+    sink.write(`{"level":"info","time":${now()},${BASE_JSON}${own},"event":${JSON.stringify(event)}}\n`);
+  };
   return {
     debug: write('debug'),
     info: write('info'),
     warn: write('warn'),
     error: write('error'),
     fatal: write('fatal'),
+    infoPerRequest,
     flush: () => {
       if (writer) writer.flushWaiting(EXIT_FLUSH_WAIT_MS);
       else base.flush();

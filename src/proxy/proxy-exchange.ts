@@ -137,7 +137,7 @@ export class ProxyExchange {
     record.status = status;
     record.completed = outgoing.writableFinished;
     record.durationMs = Math.round(seconds * 1e6) / 1000;
-    if (context.logged(record)) context.logger.info('request', record);
+    if (context.logged(record)) context.logger.infoPerRequest('request', record);
   }
 
   /** Answers with one of the sidecar's own errors; a cause is logged, never sent. */

@@ -1,5 +1,6 @@
 // Log lines: flat fields written as given, secret-sounding field names redacted, objects never printed.
 import test from 'ava';
+import fc from 'fast-check';
 import { createLogger, REDACTED } from '../../../src/observability/logger.js';
 
 function capture(): { lines: Record<string, unknown>[]; logger: ReturnType<typeof createLogger> } {
@@ -55,4 +56,55 @@ test('an object passed as a field is named by its type, never printed', (t) => {
   logger.error('bad call', { key: { secret: 'hunter2' } as unknown as string, count: 1 });
   t.like(lines[0], { key: '[object]', count: 1 });
   t.false(JSON.stringify(lines[0]).includes('hunter2'));
+});
+
+/** Every line a logger writes, as written, with a clock that stands still. */
+function rawCapture(level: 'info' | 'warn' = 'info'): { lines: string[]; logger: ReturnType<typeof createLogger> } {
+  const lines: string[] = [];
+  const logger = createLogger({
+    level,
+    now: () => 1_795_000_000_123,
+    destination: { write: (l: string) => lines.push(l) },
+  });
+  return { lines, logger };
+}
+
+// Values as a request line holds them: text from HTTP heads and the key store (Latin-1, control
+// characters, quotes and backslashes included), numbers of any kind, flags, null and absent fields.
+const latin1Text = fc.string({ unit: fc.integer({ min: 0, max: 0xff }).map((code) => String.fromCharCode(code)) });
+const fieldValue = fc.oneof(
+  latin1Text,
+  fc.double(),
+  fc.integer(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constant(undefined),
+);
+// Field names are plain words (pino writes a name as it is); some of them name a secret.
+const fieldName = fc.oneof(
+  fc.stringMatching(/^[a-zA-Z][a-zA-Z0-9]{0,11}$/),
+  fc.constantFrom('accessKeySecret', 'token'),
+);
+
+test('the per-request line is byte for byte the line pino writes for the same event and fields', (t) => {
+  fc.assert(
+    fc.property(fc.dictionary(fieldName, fieldValue, { maxKeys: 16 }), latin1Text, (fields, event) => {
+      const viaPino = rawCapture();
+      const perRequest = rawCapture();
+      viaPino.logger.info(event, fields);
+      perRequest.logger.infoPerRequest(event, fields);
+      t.deepEqual(perRequest.lines, viaPino.lines);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('the per-request line is not written below its level, and redacts as every line does', (t) => {
+  const quiet = rawCapture('warn');
+  quiet.logger.infoPerRequest('request', { method: 'GET' });
+  t.deepEqual(quiet.lines, []);
+  const { lines, logger } = rawCapture();
+  logger.infoPerRequest('request', { status: 200, signature: 'abc', key: { secret: 'hunter2' } as unknown as string });
+  t.like(JSON.parse(lines[0]!), { level: 'info', event: 'request', status: 200, signature: REDACTED, key: '[object]' });
+  t.false(lines[0]!.includes('hunter2'));
 });
