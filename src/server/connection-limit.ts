@@ -9,6 +9,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { connectionOf } from '../http/node-internals.js';
+import { ConnectionQueue, heldConnection, type HeldConnection } from './connection-queue.js';
 
 /** Why a connection was closed to keep within the bound. */
 export type ShedReason = 'idle' | 'unused' | 'refused';
@@ -40,60 +41,59 @@ const UNUSED_GRACE_MS = 1000;
 export function limitConnections(server: Server, options: ConnectionLimitOptions): ConnectionLimit {
   /** Connections held, not counting those already being closed to make room. */
   let open = 0;
-  const released = new WeakSet<Socket>();
-  const release = (socket: Socket): void => {
-    if (released.has(socket)) return;
-    released.add(socket);
-    open -= 1;
-    idle.delete(socket);
-    unused.delete(socket);
-  };
+  /** Every connection's record, from the socket the 'connection' event gave. */
+  const held = new WeakMap<Socket, HeldConnection>();
+  /** Connections that have not sent a request yet, oldest first. */
+  const silent = new ConnectionQueue();
   /** Kept-alive connections with no request in hand, longest idle first. */
-  const idle = new Map<Socket, true>();
-  /** Connections that have not sent a request yet, oldest first, with the time they came. */
-  const unused = new Map<Socket, number>();
-  /** Requests in hand per connection (pipelined requests can overlap). */
-  const busy = new WeakMap<Socket, number>();
+  const idle = new ConnectionQueue();
+  const release = (connection: HeldConnection): void => {
+    if (connection.released) return;
+    connection.released = true;
+    open -= 1;
+    connection.queue?.remove(connection);
+  };
 
   server.on('connection', (socket: Socket) => {
     open += 1;
-    socket.once('close', () => release(socket));
+    const connection = heldConnection(socket, options.now());
+    held.set(socket, connection);
+    socket.once('close', () => release(connection));
     if (open > options.maxConnections && !makeRoom()) {
-      release(socket);
+      release(connection);
       options.onShed('refused');
       options.refuse(socket);
       return;
     }
-    unused.set(socket, options.now());
+    silent.push(connection);
   });
 
   // Before the app's own listener, which may answer at once.
   server.prependListener('request', (incoming: IncomingMessage, outgoing: ServerResponse) => {
     // Keyed by the connection the 'connection' event gave: on a TLS listener a request arrives on the
     // TLS socket wrapped around it.
-    const socket = connectionOf(incoming.socket);
-    idle.delete(socket);
-    unused.delete(socket);
-    busy.set(socket, (busy.get(socket) ?? 0) + 1);
+    const connection = held.get(connectionOf(incoming.socket));
+    if (!connection || connection.released) return;
+    connection.queue?.remove(connection);
+    connection.inHand += 1;
     outgoing.once('close', () => {
-      const left = (busy.get(socket) ?? 1) - 1;
-      busy.set(socket, left);
-      if (left === 0 && !socket.destroyed) idle.set(socket, true);
+      connection.inHand -= 1;
+      if (connection.inHand === 0 && !connection.released && !connection.socket.destroyed) idle.push(connection);
     });
   });
 
   /** Closes the longest idle, else the oldest silent connection; false when none can go. */
   function makeRoom(): boolean {
-    const longestIdle = idle.keys().next();
-    if (!longestIdle.done) return shed(longestIdle.value, 'idle');
-    const oldest = unused.entries().next();
-    if (!oldest.done && options.now() - oldest.value[1] >= UNUSED_GRACE_MS) return shed(oldest.value[0], 'unused');
+    const longestIdle = idle.first();
+    if (longestIdle) return shed(longestIdle, 'idle');
+    const oldest = silent.first();
+    if (oldest && options.now() - oldest.cameAt >= UNUSED_GRACE_MS) return shed(oldest, 'unused');
     return false;
   }
 
-  function shed(socket: Socket, reason: ShedReason): true {
-    release(socket);
-    socket.destroy();
+  function shed(connection: HeldConnection, reason: ShedReason): true {
+    release(connection);
+    connection.socket.destroy();
     options.onShed(reason);
     return true;
   }
