@@ -48,11 +48,13 @@ export function createLogger({ level, destination, now = Date.now }: LoggerOptio
   // The batched stdout writer when no destination is given: it counts dropped lines and can wait at exit.
   const writer = destination ? null : batchedStdout();
   const sink = destination ?? writer!;
+  /** The time field as pino places it after the level: a leading comma, then `"time":` and the clock. */
+  const timeField = (): string => `,"time":${now()}`;
   const base = pino(
     {
       level,
       base: BASE_FIELDS,
-      timestamp: () => `,"time":${now()}`,
+      timestamp: timeField,
       messageKey: 'event',
       formatters: { level: (label) => ({ level: label }), log: scrubFields },
     },
@@ -71,7 +73,7 @@ export function createLogger({ level, destination, now = Date.now }: LoggerOptio
     if (!infoEnabled) return;
     const json = JSON.stringify(scrubFields(fields));
     const own = json.length > 2 ? `,${json.slice(1, -1)}` : '';
-    sink.write(`{"level":"info","time":${now()},${BASE_JSON}${own},"event":${JSON.stringify(event)}}\n`);
+    sink.write(`{"level":"info"${timeField()},${BASE_JSON}${own},"event":${JSON.stringify(event)}}\n`);
   };
   return {
     debug: write('debug'),
