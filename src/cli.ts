@@ -5,12 +5,12 @@ import { ConfigError } from './config/config-error.js';
 import { didYouMean } from './config/nearest-name.js';
 import { mergeSettingSources } from './config/setting-sources.js';
 import { settingWarnings } from './config/unknown-settings.js';
-import type { CommandResult } from './cli/cli-io.js';
+import type { CommandResult } from './command/cli-io.js';
 import { COMMANDS, commandNamed } from './cli/commands.js';
-import type { CommandSettings } from './cli/command-settings.js';
+import type { CommandSettings } from './command/command-settings.js';
 import { commandHelp, mainHelp } from './cli/help.js';
 import { parseCommandLine } from './cli/parse-command-line.js';
-import type { ServeDeps } from './cli/serve-command.js';
+import type { ServeDeps } from './command/cli-io.js';
 import { ListenError } from './server/listen.js';
 import { VERSION } from './version.js';
 
@@ -84,17 +84,25 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
       case 'inject':
         return {
           exitCode: await (
-            await import('./cli/inject-command.js')
+            await import('./injection/commands/inject-command.js')
           ).injectCommand(line.positionals, line.options, settings, deps),
         };
       case 'uninject':
-        return { exitCode: await (await import('./cli/uninject-command.js')).uninjectCommand(line.positionals, deps) };
+        return {
+          exitCode: await (
+            await import('./injection/commands/uninject-command.js')
+          ).uninjectCommand(line.positionals, deps),
+        };
       case 'audit':
         return {
-          exitCode: await (await import('./cli/audit-command.js')).auditCommand(line.positionals, line.options, deps),
+          exitCode: await (
+            await import('./injection/commands/audit-command.js')
+          ).auditCommand(line.positionals, line.options, deps),
         };
       case 'injector':
-        return { service: await (await import('./cli/injector-command.js')).injectorCommand(settings, deps) };
+        return {
+          service: await (await import('./injection/commands/injector-command.js')).injectorCommand(settings, deps),
+        };
     }
   } catch (error) {
     if (error instanceof ConfigError) {

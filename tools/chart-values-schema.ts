@@ -1,7 +1,7 @@
 // The chart's values.schema.json: every value with its type, its allowed values and its description.
 // The values that are sidecar settings take their pattern or allowed values from the code that checks
 // those settings, so the chart refuses what the sidecar would refuse.
-import { INJECTION_MODES } from '../src/inject/injection-options.js';
+import { INJECTION_MODES } from '../src/injection/options.js';
 import { IMAGE_PULL_POLICIES, KEYSTORE_LAYOUTS, LOG_LEVELS } from '../src/config/settings.js';
 import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
 import { DNS_LABEL, OBJECT_NAME } from '../src/config/parsers.js';

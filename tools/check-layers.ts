@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { ALLOWED_IMPORTS, LIBRARY_OWNERS, PROCESS_OWNER } from './layers.js';
+import { ALLOWED_IMPORTS, LIBRARY_OWNERS, PROCESS_OWNER, SLICES } from './layers.js';
 
 export interface Module {
   /** Path under src/, with `/` separators. */
@@ -70,10 +70,14 @@ export function unusedAllowances(modules: readonly Module[]): string[] {
   );
 }
 
-/** The directory a module is in, or the file itself at the top of src/. */
-function partOf(path: string): string {
-  const slash = path.indexOf('/');
-  return slash === -1 ? path : path.slice(0, slash);
+/**
+ * The directory a module is in, or the file itself at the top of src/. A slice whose stages are
+ * layers of their own (SLICES) is split one level further: `injection/decide`, `injection/render`.
+ */
+export function partOf(path: string): string {
+  const [top, stage, ...rest] = path.split('/');
+  if (stage === undefined) return top!;
+  return SLICES.includes(top!) && rest.length > 0 ? `${top}/${stage}` : top!;
 }
 
 /** `@scope/name/sub` → `@scope/name`; `name/sub` → `name`. */

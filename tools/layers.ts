@@ -27,20 +27,46 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   notify: ['config', 'errors.ts', 'http', 'observability', 'outbound', 'server'],
   admin: ['config', 'errors.ts', 'http', 'observability', 'server'],
   doctor: ['config', 'files', 'keys', 'outbound', 'signing'],
-  inject: ['config', 'keys', 'signing', 'text', 'version.ts'],
   emulator: ['config', 'notify', 'server'],
-  injector: [
+  // Injection, a slice whose stages are layers in the order a pod goes through them: what injection
+  // adds and its options (the slice's root), the entitlement policy, the rules that decide, the render
+  // of a decision, the pipeline that runs both, then what reads and edits manifests, answers reviews,
+  // audits a cluster, keeps the webhook's certificates, and the commands over all of them.
+  injection: ['config', 'signing', 'text', 'version.ts'],
+  'injection/policy': ['config', 'files', 'observability', 'text'],
+  'injection/decide': ['config', 'injection', 'text'],
+  'injection/render': ['config', 'injection'],
+  'injection/pipeline': ['injection', 'injection/decide', 'injection/policy', 'injection/render', 'version.ts'],
+  'injection/manifests': ['injection', 'injection/pipeline', 'injection/policy', 'injection/render', 'keys'],
+  'injection/certificates': ['files', 'observability', 'text'],
+  'injection/webhook': [
     'admin',
     'config',
     'errors.ts',
-    'files',
     'http',
-    'inject',
+    'injection',
+    'injection/certificates',
+    'injection/pipeline',
+    'injection/policy',
     'observability',
     'server',
-    'text',
     'version.ts',
   ],
+  'injection/audit': ['injection', 'injection/manifests', 'injection/render'],
+  'injection/commands': [
+    'command',
+    'config',
+    'files',
+    'injection',
+    'injection/audit',
+    'injection/certificates',
+    'injection/manifests',
+    'injection/policy',
+    'injection/webhook',
+    'observability',
+  ],
+  // What every command shares (its I/O, its settings), below the slices' commands and the dispatcher.
+  command: ['config', 'observability'],
   // Wiring and the command line, above everything.
   'sidecar.ts': [
     'admin',
@@ -56,28 +82,26 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'version.ts',
   ],
   cli: [
+    'command',
     'config',
     'doctor',
     'emulator',
     'files',
-    'inject',
-    'injector',
     'keys',
     'notify',
     'observability',
     'server',
     'sidecar.ts',
     'signing',
-    'text',
   ],
-  'cli.ts': ['cli', 'config', 'server', 'version.ts'],
+  'cli.ts': ['cli', 'command', 'config', 'injection/commands', 'server', 'version.ts'],
   'main.ts': ['cli.ts', 'files'],
 };
 
 const HONO_APPS = [
   'admin/create-admin-app.ts',
   'emulator/',
-  'injector/create-injector-app.ts',
+  'injection/webhook/create-injector-app.ts',
   'notify/start-notify-relay.ts',
   'proxy/create-proxy-app.ts',
   'server/create-http-server.ts',
@@ -89,15 +113,18 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'https-proxy-agent': ['outbound/tunnel-agent.ts'],
   'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts'],
   pino: ['observability/logger.ts'],
-  yaml: ['text/yaml.ts', 'text/kube-yaml.ts'],
+  yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],
-  'fast-json-patch': ['inject/json-patch.ts'],
-  'node-forge': ['injector/certificate-issuer.ts'],
+  'fast-json-patch': ['injection/json-patch.ts'],
+  'node-forge': ['injection/certificates/certificate-issuer.ts'],
   zod: ['notify/notifications.ts', 'keys/keystore-schema.ts'],
   // The receiving framework: the app of each listener, and the server they all run on.
   hono: [...HONO_APPS],
   '@hono/node-server': [...HONO_APPS],
 };
+
+/** Parts of src/ whose folders are layers of their own, checked one level down. */
+export const SLICES: readonly string[] = ['injection'];
 
 /** The one file that may read `process`. */
 export const PROCESS_OWNER = 'main.ts';

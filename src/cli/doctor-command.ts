@@ -1,8 +1,8 @@
 // `sfd-sidecar doctor [--profile NAME] [--json]`: prints each check with its verdict and fix; exits 1
 // when any check failed.
-import type { CommandSettings } from './command-settings.js';
+import type { CommandSettings } from '../command/command-settings.js';
 import { runDoctor } from '../doctor/run-doctor.js';
-import type { ServeDeps } from './serve-command.js';
+import type { ServeDeps } from '../command/cli-io.js';
 import { SETTINGS } from '../config/settings.js';
 
 export async function doctorCommand(

@@ -4,8 +4,8 @@ import { parseListen } from '../config/parsers.js';
 import { DEMO_ACCESS_KEY_ID, DEMO_CUSTOMER_ID } from '../emulator/seed-data.js';
 import { demoKeys, startEmulator } from '../emulator/start-emulator.js';
 import type { EmulatorKey } from '../emulator/verifier.js';
-import type { CliIo, RunningService } from './cli-io.js';
-import { readerOf, type CommandSettings } from './command-settings.js';
+import type { CliIo, RunningService } from '../command/cli-io.js';
+import { readerOf, type CommandSettings } from '../command/command-settings.js';
 
 export async function emulatorCommand(
   settings: CommandSettings,

@@ -8,8 +8,8 @@ import { parseKeyStore, type ParsedKeyStore } from '../keys/parse-key-store.js';
 import { readKeyStoreDirectory } from '../keys/read-key-store-path.js';
 import { listDirectory } from '../files/directory.js';
 import { currentKey } from '../keys/select-key.js';
-import type { CliIo } from './cli-io.js';
-import { readerOf, type CommandSettings } from './command-settings.js';
+import type { CliIo } from '../command/cli-io.js';
+import { readerOf, type CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
 
 const DAY_MS = 86_400_000;

@@ -7,7 +7,7 @@ import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import { FILE_LIMITS } from '../files/regular-file.js';
 import { parseKeyStore, readSecretFile } from '../keys/parse-key-store.js';
 import { parseStructuredText } from '../keys/read-structured-text.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../command/cli-io.js';
 
 type Fields = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ConfigError } from '../config/config-error.js';
 import { recordingEvent, streamStatusEvent, type RecordingStatus } from '../notify/build-events.js';
 import { sendEvent } from '../notify/send-event.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../command/cli-io.js';
 
 type Options = Readonly<Record<string, string | boolean | string[] | undefined>>;
 

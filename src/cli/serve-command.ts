@@ -16,15 +16,9 @@ import { formatAddress, formatHostPort } from '../server/listen.js';
 import { startSidecar } from '../sidecar.js';
 import { createAccessKey } from '../signing/access-key.js';
 import { createNonceSource } from '../signing/nonce.js';
-import type { CliIo, RunningService } from './cli-io.js';
-import type { CommandSettings } from './command-settings.js';
+import type { RunningService, ServeDeps } from '../command/cli-io.js';
+import type { CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
-
-export interface ServeDeps extends CliIo {
-  readonly production: boolean;
-  /** Overrides the logger (tests); otherwise JSON lines on stdout. */
-  readonly logger?: Logger;
-}
 
 export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
   const config = loadConfig(settings.values, {

@@ -6,9 +6,9 @@ import { formatSfdDate } from '../signing/format-date.js';
 import { createNonceSource, isValidNonce } from '../signing/nonce.js';
 import { signRequest, type SignResult } from '../signing/sign-request.js';
 import type { HeaderField } from '../signing/types.js';
-import type { CliIo } from './cli-io.js';
+import type { CliIo } from '../command/cli-io.js';
 import { queryReplacesBody } from '../signing/signing-target.js';
-import { readerOf, type CommandSettings } from './command-settings.js';
+import { readerOf, type CommandSettings } from '../command/command-settings.js';
 
 type SignOptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
 

@@ -7,8 +7,8 @@ import http from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseInteger, type ListenAddress } from '../config/parsers.js';
 import { formatHostPort } from '../server/listen.js';
-import type { CliIo } from './cli-io.js';
-import { readerOf, type CommandSettings } from './command-settings.js';
+import type { CliIo } from '../command/cli-io.js';
+import { readerOf, type CommandSettings } from '../command/command-settings.js';
 
 type Options = Readonly<Record<string, string | boolean | string[] | undefined>>;
 

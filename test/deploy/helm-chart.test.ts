@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { parseAllDocuments, parse } from 'yaml';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
-import { parseEntitlementPolicy } from '../../src/inject/entitlement-policy.js';
+import { parseEntitlementPolicy } from '../../src/injection/policy/entitlement-policy.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
 
 const CHART = 'helm/sfd-sidecar';

@@ -9,7 +9,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
 import { checkSidecarWorkload } from '../helpers/workload-checks.js';
-import { parseEntitlementPolicy } from '../../src/inject/entitlement-policy.js';
+import { parseEntitlementPolicy } from '../../src/injection/policy/entitlement-policy.js';
 
 function build(path: string): K8sObject[] {
   const built = runTool(kubeTool('kubectl'), ['kustomize', path]);

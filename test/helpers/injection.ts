@@ -1,6 +1,6 @@
 // Injection defaults for tests, and the way to find the sidecar in a pod template.
-import type { InjectionOptions } from '../../src/inject/injection-options.js';
-import type { Container, PodTemplate } from '../../src/inject/pod.js';
+import type { InjectionOptions } from '../../src/injection/options.js';
+import type { Container, PodTemplate } from '../../src/injection/pod.js';
 
 export const DEFAULTS: InjectionOptions = Object.freeze({
   image: 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',

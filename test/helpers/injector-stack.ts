@@ -6,9 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { readRegularFile } from '../../src/files/regular-file.js';
-import type { InjectionOptions } from '../../src/inject/injection-options.js';
-import { startInjector, type InjectorOptions, type RunningInjector } from '../../src/injector/start-injector.js';
-import { loadTlsPair, watchTlsFiles } from '../../src/injector/tls-files.js';
+import type { InjectionOptions } from '../../src/injection/options.js';
+import {
+  startInjector,
+  type InjectorOptions,
+  type RunningInjector,
+} from '../../src/injection/webhook/start-injector.js';
+import { loadTlsPair, watchTlsFiles } from '../../src/injection/certificates/tls-files.js';
 import { createMetrics } from '../../src/observability/metrics.js';
 import { DEFAULTS } from './injection.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';

@@ -6,13 +6,13 @@
 import { X509Certificate } from 'node:crypto';
 import https from 'node:https';
 import test from 'ava';
-import { DEFAULT_CERTIFICATE_POLICY } from '../../src/injector/certificate-plan.js';
-import { createKubeApi } from '../../src/injector/kube-api.js';
-import { createManagedCertificates } from '../../src/injector/managed-certificates.js';
-import { startInjector } from '../../src/injector/start-injector.js';
+import { DEFAULT_CERTIFICATE_POLICY } from '../../src/injection/certificates/certificate-plan.js';
+import { createKubeApi } from '../../src/injection/certificates/kube-api.js';
+import { createManagedCertificates } from '../../src/injection/certificates/managed-certificates.js';
+import { startInjector } from '../../src/injection/webhook/start-injector.js';
 import { DEFAULT_LIMITS } from '../../src/config/limits-config.js';
 import { createMetrics } from '../../src/observability/metrics.js';
-import { serviceDnsNames } from '../../src/cli/injector-certificates.js';
+import { serviceDnsNames } from '../../src/injection/commands/injector-certificates.js';
 import { parseAllDocuments } from 'yaml';
 import { runCli } from '../helpers/cli-process.js';
 import { kubeTool } from '../helpers/k8s-tools.js';

@@ -8,7 +8,7 @@ import tls from 'node:tls';
 import { join } from 'node:path';
 import test from 'ava';
 import { parse, stringify } from 'yaml';
-import { applyPatch, type PatchOperation } from '../../src/inject/json-patch.js';
+import { applyPatch, type PatchOperation } from '../../src/injection/json-patch.js';
 import { runCli } from '../helpers/cli-process.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';

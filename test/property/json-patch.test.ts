@@ -5,7 +5,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import fastJsonPatch from 'fast-json-patch';
-import { patchBetween } from '../../src/inject/json-patch.js';
+import { patchBetween } from '../../src/injection/json-patch.js';
 
 /** Whether a `__proto__` member appears anywhere in the value. */
 const hasProtoKey = (value: unknown): boolean =>

@@ -35,6 +35,20 @@ test('a part importing a layer above it is a breach', (t) => {
   );
 });
 
+test("the injection's stages are layers: a rule may not read the render, nor a part outside reach in", (t) => {
+  const breaches = layerBreaches([
+    module('injection/decide/rules.ts', "import { sidecarContainer } from '../render/sidecar-container.js';"),
+    module('injection/render/sidecar-container.ts', "import { SIDECAR_NAME } from '../contract.js';"),
+    module('injection/contract.ts', 'export const SIDECAR_NAME = 1;'),
+    module('proxy/forwarder.ts', "import { decide } from '../injection/decide/decide.js';"),
+  ]);
+  t.deepEqual(breaches, [
+    'injection/decide/rules.ts imports injection/render/sidecar-container.ts: injection/decide may not import ' +
+      'injection/render',
+    'proxy/forwarder.ts imports injection/decide/decide.ts: proxy may not import injection/decide',
+  ]);
+});
+
 test("the emulator may not check signatures with the sidecar's signing code", (t) => {
   const breaches = layerBreaches([
     module('emulator/verifier.ts', "import { canonical } from '../signing/canonical.js';"),

@@ -1,0 +1,53 @@
+// `sfd-sidecar audit [--version V] [--json] FILE|-`: reads what `kubectl get namespaces,pods -A -o json`
+// (or any workloads) prints and reports what to act on, one line each; exit 0 when there is nothing, 1
+// when there is, 2 when the input cannot be read.
+import { auditObjects } from '../audit/audit-objects.js';
+import type { KubeObject } from '../manifests/pod-templates.js';
+import { readJsonStream } from '../manifests/json-stream.js';
+import { describeFileProblem } from '../../files/regular-file.js';
+import type { CliIo } from '../../command/cli-io.js';
+
+const USAGE = 'usage: sfd-sidecar audit [--version V] [--json] FILE|-   (kubectl get namespaces,pods -A -o json)';
+const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+export async function auditCommand(
+  positionals: readonly string[],
+  options: Readonly<Record<string, unknown>>,
+  io: CliIo,
+): Promise<number> {
+  if (positionals.length !== 1) {
+    io.stderr(`${USAGE}\n`);
+    return 2;
+  }
+  const source = positionals[0]!;
+  let text: string;
+  try {
+    text = source === '-' ? await io.readStdin(MAX_INPUT_BYTES) : await io.readFileAsync(source, MAX_INPUT_BYTES);
+  } catch (error) {
+    io.stderr(`sfd-sidecar audit: ${source}: ${describeFileProblem(error)}\n`);
+    return 2;
+  }
+  const stream = readJsonStream(text);
+  if (!stream.ok) {
+    io.stderr(`sfd-sidecar audit: ${source} is not the JSON kubectl prints with -o json\n`);
+    return 2;
+  }
+  const objects = stream.values.flatMap((span) => itemsOf(span.value));
+  const version = typeof options.version === 'string' ? options.version : null;
+  const findings = auditObjects(objects, version);
+  if (options.json === true) io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
+  else {
+    io.stdout(findings.map((f) => `${f.kind}: ${f.object}: ${f.detail}\n`).join(''));
+    const pods = objects.filter((o) => o.kind === 'Pod').length;
+    io.stderr(`sfd-sidecar audit: ${objects.length} objects read (${pods} pods), ${findings.length} to act on\n`);
+  }
+  return findings.length > 0 ? 1 : 0;
+}
+
+function itemsOf(value: unknown): KubeObject[] {
+  if (value === null || typeof value !== 'object') return [];
+  const object = value as KubeObject & { items?: unknown };
+  if (typeof object.kind === 'string' && object.kind.endsWith('List') && Array.isArray(object.items))
+    return object.items.flatMap(itemsOf);
+  return [object];
+}

@@ -1,0 +1,116 @@
+// Where the injector's serving certificate comes from: files (cert-manager, or any Secret mounted by
+// hand), re-read when they change; or a Secret the injector keeps itself through the Kubernetes API.
+import { SETTINGS } from '../../config/settings.js';
+import { ConfigError } from '../../config/config-error.js';
+import type { SettingReader } from '../../config/setting-reader.js';
+import { loadTlsPair, watchTlsFiles } from '../certificates/tls-files.js';
+import type { TlsPair } from '../certificates/tls-pair.js';
+import { describeFileProblem } from '../../files/regular-file.js';
+import type { Logger } from '../../observability/logger.js';
+import type { ServeDeps } from '../../command/cli-io.js';
+
+/** The certificate files are re-read, and the managed Secret reconciled, this often. */
+const RECONCILE_INTERVAL_MS = 60_000;
+const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+const API_TIMEOUT_MS = 10_000;
+const SMALL_FILE_BYTES = 64 * 1024;
+
+export interface CertificateSource {
+  readonly initial: TlsPair;
+  readonly watch: (use: (pair: TlsPair) => void, current: TlsPair) => () => void;
+}
+
+/** Checks the settings; the source is then made by `open` once a logger exists. */
+export function readCertificateSettings(
+  r: SettingReader,
+  deps: ServeDeps,
+): (logger: Logger) => Promise<CertificateSource> {
+  if (r.isSet('injectorTlsSecret')) return readManagedSettings(r, deps);
+  const certFile = r.raw('tlsCertFile')?.trim();
+  const keyFile = r.raw('tlsKeyFile')?.trim();
+  if (certFile === undefined)
+    r.problems.push(
+      `${SETTINGS.tlsCertFile.env}: required, the webhook's certificate (PEM), unless ` +
+        `${SETTINGS.injectorTlsSecret.env} names a Secret the injector keeps its own in; the API server speaks ` +
+        'to webhooks over HTTPS only',
+    );
+  if (keyFile === undefined) r.problems.push(`${SETTINGS.tlsKeyFile.env}: required, the webhook's private key (PEM)`);
+  const files = { certFile: certFile!, keyFile: keyFile!, readFile: deps.readFileAsync };
+  return async (logger) => {
+    const loaded = await loadTlsPair(files);
+    if (!loaded.ok)
+      throw new ConfigError([`${SETTINGS.tlsCertFile.env}/${SETTINGS.tlsKeyFile.env}: ${loaded.problem}`]);
+    return {
+      initial: loaded.pair,
+      watch: (use, current) => watchTlsFiles(files, { logger, use, current, intervalMs: RECONCILE_INTERVAL_MS }),
+    };
+  };
+}
+
+function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger) => Promise<CertificateSource> {
+  const secretName = r.value('injectorTlsSecret');
+  const webhookName = r.value('injectorWebhook');
+  const service = r.value('injectorService');
+  const both = `${SETTINGS.injectorTlsSecret.env} is set`;
+  if (webhookName === undefined)
+    r.problems.push(`${SETTINGS.injectorWebhook.env}: required when ${both}, the webhook configuration to keep`);
+  if (service === undefined)
+    r.problems.push(`${SETTINGS.injectorService.env}: required when ${both}, the webhook's Service as NAME.NAMESPACE`);
+  for (const key of ['tlsCertFile', 'tlsKeyFile'] as const)
+    if (r.isSet(key)) r.problems.push(`${SETTINGS[key].env}: not used when ${both}; unset one of them`);
+  const host = deps.env.KUBERNETES_SERVICE_HOST;
+  const port = deps.env.KUBERNETES_SERVICE_PORT ?? '443';
+  if (host === undefined || host === '')
+    r.problems.push(
+      `${SETTINGS.injectorTlsSecret.env}: the injector keeps its certificate through the Kubernetes API, and ` +
+        'KUBERNETES_SERVICE_HOST is not set: it runs in a pod only',
+    );
+  return async (logger) => {
+    let ca: string;
+    try {
+      ca = deps.readFile(`${SERVICE_ACCOUNT_DIR}/ca.crt`, SMALL_FILE_BYTES);
+    } catch (error) {
+      throw new ConfigError([
+        `${SETTINGS.injectorTlsSecret.env}: the API server's CA (${SERVICE_ACCOUNT_DIR}/ca.crt) cannot be read: ` +
+          `${describeFileProblem(error)}; the pod needs its service account token mounted`,
+      ]);
+    }
+    // The certificate authority (and node-forge) loads only in this mode: an injector given files does
+    // not carry it.
+    const [{ DEFAULT_CERTIFICATE_POLICY }, { createKubeApi }, { createManagedCertificates, watchManagedCertificates }] =
+      await Promise.all([
+        import('../certificates/certificate-plan.js'),
+        import('../certificates/kube-api.js'),
+        import('../certificates/managed-certificates.js'),
+      ]);
+    const api = createKubeApi({
+      baseUrl: `https://${host!.includes(':') ? `[${host}]` : host}:${port}`,
+      ca,
+      token: async () => (await deps.readFileAsync(`${SERVICE_ACCOUNT_DIR}/token`, SMALL_FILE_BYTES)).trim(),
+      timeoutMs: API_TIMEOUT_MS,
+    });
+    const managed = createManagedCertificates({
+      api,
+      namespace: service!.namespace,
+      secretName: secretName!,
+      webhookName: webhookName!,
+      dnsNames: serviceDnsNames(service!),
+      policy: DEFAULT_CERTIFICATE_POLICY,
+      now: deps.now,
+      logger,
+    });
+    const first = await managed.reconcile();
+    if (!first.ok) throw new ConfigError([`${SETTINGS.injectorTlsSecret.env}: ${first.problem}`]);
+    return {
+      initial: first.pair,
+      watch: (use, current) =>
+        watchManagedCertificates(managed, { logger, use, current, intervalMs: RECONCILE_INTERVAL_MS }),
+    };
+  };
+}
+
+/** The names the API server may use for a Service: the webhook's clientConfig uses NAME.NAMESPACE.svc. */
+export function serviceDnsNames(service: { name: string; namespace: string }): string[] {
+  const { name, namespace } = service;
+  return [`${name}.${namespace}.svc`, name, `${name}.${namespace}`, `${name}.${namespace}.svc.cluster.local`];
+}

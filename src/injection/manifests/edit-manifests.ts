@@ -1,0 +1,231 @@
+// `sfd-sidecar inject` over manifest text, read as kubectl reads it: YAML streams of any number of
+// documents, concatenated JSON objects, and lists (`kind: List`, `DeploymentList`...), each workload's
+// pod template run through injectPod. Documents the injection does not change come out byte for byte;
+// in a changed YAML document only the changed nodes are written anew, so every other field keeps its
+// text and comments (a document with anchors or merge keys is written whole, since an edit through an
+// anchor would reach every place that uses it).
+import { readJsonStream } from './json-stream.js';
+import { readKubeYamlStream, type StreamDocument } from './kube-yaml.js';
+import { describeYamlCode, where } from '../../keys/read-structured-text.js';
+import { injectPod, type PodInjection } from '../pipeline/inject-pod.js';
+import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
+import type { InjectionOptions } from '../options.js';
+import { patchBetween, sameValue } from '../json-patch.js';
+import { uninjectPod } from '../render/uninject-pod.js';
+import type { PodTemplate, StringMap } from '../pod.js';
+import {
+  describeObject,
+  objectName,
+  podTemplatePath,
+  templateLikePath,
+  valueAt,
+  type KubeObject,
+} from './pod-templates.js';
+
+export interface WorkloadOutcome {
+  /** `Kind/name`, and where it came from. */
+  readonly workload: string;
+  readonly injection: PodInjection;
+}
+
+export interface InjectedText {
+  /** The manifests again, one entry per document (YAML) or value (JSON), separators included. */
+  readonly documents: readonly string[];
+  readonly format: 'json' | 'yaml';
+  readonly outcomes: readonly WorkloadOutcome[];
+  /** Documents that could not be read (position and description; never their text). */
+  readonly problems: readonly string[];
+}
+
+type Key = string | number;
+/** What the injection did to one document: the new whole value, and each edit in order. */
+interface DocumentChange {
+  readonly value: unknown;
+  readonly edits: readonly Edit[];
+}
+type Edit = { readonly op: 'set' | 'insert' | 'remove'; readonly path: readonly Key[]; readonly value?: unknown };
+
+/** What is done to each pod template (of the object given): the injection, or taking the sidecar out. */
+export type PodEdit = (template: PodTemplate, inherited: Readonly<StringMap>, object: KubeObject) => PodInjection;
+
+/**
+ * @param policy the entitlement policy, and the namespace of objects that name none (kubectl's
+ * `--namespace`, or default)
+ */
+export function injectManifestText(
+  text: string,
+  source: string,
+  defaults: InjectionOptions,
+  policy?: { readonly policy: EntitlementPolicy; readonly namespace: string },
+): InjectedText {
+  return editManifestText(text, source, (template, inherited, object) =>
+    injectPod(
+      template,
+      defaults,
+      'every-workload',
+      inherited,
+      policy && {
+        policy: policy.policy,
+        object: objectName(object),
+        namespace: typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : policy.namespace,
+      },
+    ),
+  );
+}
+
+/** The manifests without the sidecar: an `injected` outcome here means the sidecar was taken out. */
+export function uninjectManifestText(text: string, source: string): InjectedText {
+  return editManifestText(text, source, (template) => {
+    const bare = uninjectPod(template);
+    return sameValue(bare, template)
+      ? { outcome: 'skipped', reason: 'it has no sidecar', unknownAnnotations: [] }
+      : { outcome: 'injected', template: bare, notes: [], unknownAnnotations: [] };
+  });
+}
+
+function editManifestText(text: string, source: string, edit: PodEdit): InjectedText {
+  return /^\s*[[{]/.test(text) ? injectJson(text, source, edit) : injectYaml(text, source, edit);
+}
+
+function injectYaml(text: string, source: string, edit: PodEdit): InjectedText {
+  // A document that never says `containers` has no pod template: it is kept as text, never parsed.
+  const stream = readKubeYamlStream(text, (document) => document.includes('containers'));
+  const outcomes: WorkloadOutcome[] = [];
+  const problems: string[] = [];
+  stream.documents.forEach((document, index) => {
+    const at = `${source}, document ${index + 1}`;
+    if (document.problem) {
+      const what = describeYamlCode(document.problem.code as never);
+      return void problems.push(`${at}: not valid YAML${where(text, document.problem.offset)}: ${what}`);
+    }
+    if (document.value === undefined) return;
+    const change = injectDocument(document.value, at, edit, outcomes);
+    if (change) applyToYaml(document, change);
+  });
+  return { documents: [stream.toString()], format: 'yaml', outcomes, problems };
+}
+
+function injectJson(text: string, source: string, edit: PodEdit): InjectedText {
+  const stream = readJsonStream(text);
+  if (!stream.ok)
+    return {
+      documents: [text],
+      format: 'json',
+      outcomes: [],
+      problems: [`${source}${where(text, stream.offset)}: not valid JSON`],
+    };
+  const outcomes: WorkloadOutcome[] = [];
+  const documents = stream.values.map((span, index) => {
+    const at = stream.values.length > 1 ? `${source}, object ${index + 1}` : source;
+    const change = injectDocument(span.value, at, edit, outcomes);
+    const written = change ? JSON.stringify(change.value, null, 2) : text.slice(span.start, span.end);
+    // What stood between the values (white space) stays with the value before it.
+    const next = stream.values[index + 1]?.start ?? text.length;
+    return (index === 0 ? text.slice(0, span.start) : '') + written + text.slice(span.end, next);
+  });
+  return { documents: documents.length > 0 ? documents : [text], format: 'json', outcomes, problems: [] };
+}
+
+/** The change for one document: its own pod template, or those of a list's items; null when none. */
+function injectDocument(value: unknown, at: string, edit: PodEdit, outcomes: WorkloadOutcome[]): DocumentChange | null {
+  const edits = injectObject(value, at, edit, outcomes);
+  if (edits.length === 0) return null;
+  // Not structuredClone: an alias is the same object as its anchor in the value, and must not stay so.
+  const copy = JSON.parse(JSON.stringify(value)) as unknown;
+  for (const edit of edits) applyEdit(copy, edit);
+  return { value: copy, edits };
+}
+
+function injectObject(value: unknown, at: string, edit: PodEdit, outcomes: WorkloadOutcome[]): Edit[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  const object = value as KubeObject;
+  if (typeof object.kind === 'string' && object.kind.endsWith('List') && Array.isArray(object.items)) {
+    return object.items.flatMap((item, index) =>
+      injectObject(item, at, edit, outcomes).map((change) => ({ ...change, path: ['items', index, ...change.path] })),
+    );
+  }
+  const path = podTemplatePath(object);
+  const workload = `${describeObject(object)} (${at})`;
+  if (path === undefined) {
+    const like = templateLikePath(object);
+    if (like)
+      outcomes.push({
+        workload,
+        injection: {
+          outcome: 'skipped',
+          reason:
+            `it holds a pod template at ${like.join('.')}, but ${String(object.kind)} is not a kind inject adds ` +
+            'the sidecar to (its controller may not accept another container); add it to the pods it makes',
+          unknownAnnotations: [],
+        },
+      });
+    return [];
+  }
+  const template = valueAt(object, path) as PodTemplate | undefined;
+  if (!template || typeof template !== 'object' || !Array.isArray(template.spec?.containers)) {
+    outcomes.push({
+      workload,
+      injection: {
+        outcome: 'refused',
+        problems: ['it has no pod template with containers'],
+        reason: 'pod-shape',
+        unknownAnnotations: [],
+      },
+    });
+    return [];
+  }
+  // A Pod's own annotations are its template's; a workload's are inherited by its template.
+  const inherited = path.length > 0 ? stringMap(object.metadata?.annotations) : {};
+  const injection = edit(template, inherited, object);
+  outcomes.push({ workload, injection });
+  if (injection.outcome !== 'injected') return [];
+  // Only what the injection changed is written: every other field keeps its text and comments.
+  return patchBetween(template, injection.template).map((operation) => {
+    const { keys, inList } = splitPointer(operation.path, template);
+    const value = operation.op === 'remove' ? undefined : (operation as { value: unknown }).value;
+    const op = operation.op === 'remove' ? 'remove' : operation.op === 'add' && inList ? 'insert' : 'set';
+    return { op, path: [...path, ...keys], value };
+  });
+}
+
+function applyToYaml(document: StreamDocument, change: DocumentChange): void {
+  if (document.shared) return document.replace(change.value);
+  for (const edit of change.edits) {
+    if (edit.op === 'remove') document.remove(edit.path);
+    else if (edit.op === 'insert') document.insert(edit.path, edit.value);
+    else document.set(edit.path, edit.value);
+  }
+}
+
+/** A JSON pointer's keys (array indexes as numbers), and whether its last key is a list's index. */
+function splitPointer(pointer: string, root: unknown): { keys: Key[]; inList: boolean } {
+  const keys: Key[] = [];
+  let value = root;
+  let inList = false;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    inList = Array.isArray(value);
+    const index = inList ? Number(key) : key;
+    keys.push(index);
+    value = value !== null && typeof value === 'object' ? (value as Record<Key, unknown>)[index] : undefined;
+  }
+  return { keys, inList };
+}
+
+function stringMap(value: unknown): StringMap {
+  if (value === null || typeof value !== 'object') return {};
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+function applyEdit(root: unknown, edit: Edit): void {
+  let parent = root as Record<Key, unknown>;
+  for (const key of edit.path.slice(0, -1)) parent = parent[key] as Record<Key, unknown>;
+  const last = edit.path.at(-1)!;
+  if (edit.op === 'remove') {
+    if (Array.isArray(parent)) parent.splice(Number(last), 1);
+    else delete parent[last];
+  } else if (edit.op === 'insert') (parent as unknown as unknown[]).splice(Number(last), 0, edit.value);
+  else parent[last] = edit.value;
+}

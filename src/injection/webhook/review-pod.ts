@@ -1,0 +1,145 @@
+// What the webhook answers for one review: the Pod with the sidecar as a JSON patch, the Pod unchanged
+// when it is not to be touched (with a warning when it was skipped because it cannot run the sidecar),
+// or a refusal naming why. The decisions are injectPod's, the same as `sfd-sidecar inject` prints;
+// unknown sfd-sidecar.io/ annotations are warnings here, not errors. A pod whose fields have the wrong
+// types is refused with a catalog code in an answer, never an HTTP error: under `failurePolicy: Ignore`
+// an error would admit it.
+import { SIDECAR_ERRORS } from '../../errors.js';
+import { injectPod, type NotInjectedReason, type OptIn } from '../pipeline/inject-pod.js';
+import { optionsForPod, podProfiles, type InjectionOptions } from '../options.js';
+import { serviceAccountOf, type EntitlementPolicy } from '../policy/entitlement-policy.js';
+import type { PodTemplate } from '../pod.js';
+import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
+import { patchBetween } from '../json-patch.js';
+
+export type ReviewResult = 'injected' | 'skipped' | 'refused' | 'ignored';
+
+export interface ReviewAnswer {
+  readonly response: AdmissionResponse;
+  readonly result: ReviewResult;
+  readonly pod: string;
+  /** Who asked, for the decision's log line: the pod's namespace, service account and profiles. */
+  readonly who?: { readonly namespace: string; readonly serviceAccount: string; readonly profiles?: string[] };
+  /** Why a pod was refused or skipped as unsafe: a metric label. */
+  readonly reason?: NotInjectedReason;
+}
+
+/** The largest JSON patch answered: a real pod's is a few KiB (the sidecar, an env entry per container). */
+const MAX_PATCH_BYTES = 1024 * 1024;
+
+/** Warnings the API server passes to the client (kubectl prints them). */
+const prefix = (text: string): string => `sfd-sidecar: ${text}`;
+
+export function reviewPod(
+  request: AdmissionRequest,
+  defaults: InjectionOptions,
+  optIn: OptIn,
+  policy?: EntitlementPolicy,
+): ReviewAnswer {
+  const allow = (warnings: string[] = []): AdmissionResponse => ({
+    uid: request.uid,
+    allowed: true,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  });
+  const pod = request.object as PodTemplate | undefined;
+  const name = describePod(request);
+  if (request.kind?.kind !== 'Pod' || pod === null || typeof pod !== 'object')
+    return { response: allow([prefix('not a Pod with containers; left unchanged')]), result: 'ignored', pod: name };
+  if (request.operation !== undefined && request.operation !== 'CREATE')
+    return { response: allow(), result: 'ignored', pod: name };
+  const namespace = typeof request.namespace === 'string' && request.namespace !== '' ? request.namespace : 'default';
+  const check = policy && { policy, object: `Pod ${podName(request)}`, namespace };
+  const injection = injectPod(pod, defaults, optIn, {}, check);
+  const who = whoAsked(pod, defaults, namespace);
+  const warnings = injection.unknownAnnotations.map((annotation) =>
+    prefix(`unknown annotation ${annotation}; it is ignored`),
+  );
+  return { ...decide(), who };
+
+  function decide(): ReviewAnswer {
+    switch (injection.outcome) {
+      case 'skipped':
+        return injection.unsafe
+          ? {
+              response: allow([...warnings, prefix(`${name} was left without the sidecar: ${injection.reason}`)]),
+              result: 'skipped',
+              pod: name,
+              reason: injection.unsafe,
+            }
+          : { response: allow(warnings), result: 'skipped', pod: name };
+      case 'refused': {
+        const invalid = injection.reason === 'pod-shape';
+        const detail = injection.problems.join('; ');
+        return {
+          response: {
+            uid: request.uid,
+            allowed: false,
+            status: invalid
+              ? { code: 400, message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: ${detail}` }
+              : { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${detail}` },
+            ...(warnings.length > 0 ? { warnings } : {}),
+          },
+          result: 'refused',
+          pod: name,
+          reason: injection.reason,
+        };
+      }
+      case 'injected': {
+        const patch = JSON.stringify(patchBetween(pod, injection.template));
+        // A patch this large comes only from a pod made to be large; its answer would be held in memory.
+        if (patch.length > MAX_PATCH_BYTES)
+          return {
+            response: {
+              uid: request.uid,
+              allowed: false,
+              status: {
+                code: 400,
+                message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: its patch would be ${patch.length} bytes`,
+              },
+            },
+            result: 'refused',
+            pod: name,
+            reason: 'pod-shape',
+          };
+        const notes = [...warnings, ...injection.notes.map(prefix)];
+        return {
+          response: {
+            uid: request.uid,
+            allowed: true,
+            patchType: 'JSONPatch',
+            patch: Buffer.from(patch).toString('base64'),
+            ...(notes.length > 0 ? { warnings: notes } : {}),
+          },
+          result: 'injected',
+          pod: name,
+        };
+      }
+    }
+  }
+}
+
+/** A Pod's name; a Pod being created may have only a generateName. */
+function podName(request: AdmissionRequest): string {
+  const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)?.metadata;
+  return typeof metadata?.name === 'string'
+    ? metadata.name
+    : typeof metadata?.generateName === 'string'
+      ? `${metadata.generateName}*`
+      : '(no name)';
+}
+
+function describePod(request: AdmissionRequest): string {
+  const namespace = typeof request.namespace === 'string' && request.namespace ? ` in ${request.namespace}` : '';
+  return `Pod ${podName(request)}${namespace}`;
+}
+
+/** The pod's namespace, service account and the profiles it would use (when its annotations are valid). */
+function whoAsked(pod: PodTemplate, defaults: InjectionOptions, namespace: string): NonNullable<ReviewAnswer['who']> {
+  const serviceAccount = serviceAccountOf(pod.spec);
+  const annotations = pod.metadata?.annotations;
+  const resolved =
+    annotations !== null && typeof annotations === 'object' ? optionsForPod(defaults, annotations) : undefined;
+  return resolved?.ok
+    ? { namespace, serviceAccount, profiles: podProfiles(resolved.options) }
+    : { namespace, serviceAccount };
+}
