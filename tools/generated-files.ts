@@ -2,6 +2,8 @@
 import { chartReadme } from './chart-readme.js';
 import { chartValuesSchema } from './chart-values-schema.js';
 import { configurationDoc } from './configuration-doc.js';
+import { injectionContract } from './injection-contract.js';
+import { injectionReference } from './injection-reference.js';
 import { componentPatch } from './kustomize-component.js';
 import { monitoringCopies } from './monitoring-copies.js';
 import { keystoreJsonSchema } from '../src/keys/keystore-schema.js';
@@ -10,7 +12,9 @@ export function generatedFiles(root: string): Record<string, string> {
   return {
     'helm/sfd-sidecar/values.schema.json': `${JSON.stringify(chartValuesSchema(), null, 2)}\n`,
     'deploy/kustomize/components/sfd-sidecar/sidecar.yaml': componentPatch(),
+    'helm/sfd-sidecar/files/injection-contract.json': injectionContract(),
     'docs/configuration.md': configurationDoc(),
+    'docs/injection.md': injectionReference(),
     'schema/keystore.schema.json': `${JSON.stringify(keystoreJsonSchema(), null, 2)}\n`,
     ...monitoringCopies(root),
     'helm/sfd-sidecar/README.md': chartReadme(root),

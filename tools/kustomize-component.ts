@@ -3,7 +3,7 @@
 // Lists merge by name (initContainers, volumes, env), never by position.
 import { SettingReader } from '../src/config/setting-reader.js';
 import { injectPod } from '../src/injection/pipeline/inject-pod.js';
-import { readInjectionOptions } from '../src/injection/read-options.js';
+import { readInjectionOptions } from '../src/injection/options.js';
 import { toYaml } from '../src/text/yaml.js';
 
 /** The settings' defaults, with the two an example needs: the key store Secret and the gateway. */

@@ -1,155 +1,247 @@
-// What the sidecar injected into a pod is made of: the defaults (flags and SFD_* settings of `inject`
-// and `injector`), each overridden by the pod's own annotation when it has one.
+// Every option of the injected sidecar, one row each: the setting that gives every pod's default (the
+// flags and SFD_* variables of `inject` and `injector`), the pod annotation that overrides it, how the
+// annotation is read, and what it means. A new option is one row here and one line in the render.
 import { parseInteger, parseObjectName, parseOneOf, parseUpstreamUrl, type Parsed } from '../config/parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from '../config/profile-parsers.js';
+import { parseResourceQuantity } from '../config/quantity-parsers.js';
+import type { SettingReader } from '../config/setting-reader.js';
 import {
   INJECTION_MODES,
   parseSidecarUser,
+  SETTINGS,
   type ImagePullPolicy,
   type InjectionMode,
   type KeystoreLayout,
+  type SettingKey,
   type SidecarUser,
 } from '../config/settings.js';
 import { SIGNATURE_VERSIONS, type SignatureVersion } from '../signing/types.js';
-import { ANNOTATIONS } from './annotations.js';
-import { parseResourceQuantity } from '../config/quantity-parsers.js';
-import { formatQuantity, parseQuantity } from '../config/quantity.js';
-import { SETTINGS } from '../config/settings.js';
+import { IMAGE_REPOSITORY, VERSION } from '../version.js';
+import { PREFIX } from './contract.js';
 
 export { INJECTION_MODES, type InjectionMode, type SidecarUser } from '../config/settings.js';
 
 export interface InjectionOptions {
-  /** The sidecar image (SFD_IMAGE). */
   readonly image: string;
   readonly imagePullPolicy: ImagePullPolicy;
-  /** The Secret holding the key store (SFD_KEYSTORE_SECRET); null when none is set anywhere. */
+  /** null when none is set anywhere. */
   readonly keystoreSecret: string | null;
-  /** The key of that Secret holding the key store file. */
   readonly keystoreKey: string;
-  /** One key store file in the Secret, or one file per profile (only the pod's mounted). */
   readonly keystoreLayout: KeystoreLayout;
   readonly profile: string;
-  /** SFD_UPSTREAM_URL; null to leave it to the key store's profiles. */
+  /** null to leave it to the key store's profiles. */
   readonly upstreamUrl: string | null;
-  /** SFD_SIGNATURE_VERSION; null for the sidecar's default. */
+  /** null for the sidecar's own default. */
   readonly signatureVersion: SignatureVersion | null;
   readonly mode: InjectionMode;
-  /** The sidecar's user id (SFD_SIDECAR_USER), or platform to leave it to the platform. */
   readonly sidecarUser: SidecarUser;
-  /** The sidecar's requests and limits, as quantities; an empty CPU limit is none. */
-  readonly resources: SidecarResources;
-  readonly signingPort: number;
-  readonly adminPort: number;
-}
-
-export interface SidecarResources {
   readonly cpuRequest: string;
   readonly memoryRequest: string;
+  /** Empty: no CPU limit. */
   readonly cpuLimit: string;
   readonly memoryLimit: string;
-}
-
-/** The least memory limit the sidecar runs in: the image's heap cap (128 MiB) and the runtime's 64 MiB. */
-export const MIN_MEMORY_LIMIT_BYTES = 192 * 2 ** 20;
-
-/** The options for one pod and whether its signing port was chosen by its annotation. */
-export interface PodOptions extends InjectionOptions {
-  readonly signingPortFromAnnotation: boolean;
-  /** More settings for the sidecar, from a ConfigMap and a Secret the pod names. */
+  readonly signingPort: number;
+  readonly adminPort: number;
   readonly envConfigMap: string | null;
   readonly envSecret: string | null;
-  /** Profiles a caller may pick per request, and the header it picks them by; none when empty. */
+  /** Empty: a caller cannot pick a profile per request. */
   readonly allowedProfiles: readonly string[];
   readonly profileHeader: string | null;
 }
 
-const parsePort = parseInteger(1, 65535);
-
-/** Every profile a pod's sidecar may sign with: its own, then those a caller may pick, each once. */
-export function podProfiles(options: Pick<PodOptions, 'profile' | 'allowedProfiles'>): string[] {
-  return [...new Set([options.profile, ...options.allowedProfiles])];
+/** The options for one pod, and whether its signing port was fixed by its annotation. */
+export interface PodOptions extends InjectionOptions {
+  readonly signingPortFromAnnotation: boolean;
 }
 
-/** The pod's options, or every problem with its annotations (each naming the annotation). */
-export function optionsForPod(
+interface OptionRow<T> {
+  /** The setting giving every pod's default; none when only a pod's annotation sets it. */
+  readonly setting?: SettingKey;
+  /** The pod annotation that overrides the default, under sfd-sidecar.io/. */
+  readonly annotation?: string;
+  readonly parse?: (raw: string) => Parsed<T>;
+  /** The default from the settings. */
+  readonly fromSettings: (r: SettingReader) => T;
+  readonly description: string;
+}
+
+type OptionTable = { readonly [K in keyof InjectionOptions]: OptionRow<InjectionOptions[K]> };
+
+const setting =
+  <K extends SettingKey>(key: K) =>
+  (r: SettingReader) =>
+    r.value(key);
+const none = (): null => null;
+const quantity = (resource: 'cpu' | 'memory') => parseResourceQuantity(resource);
+/** The upstream as written (trimmed): the sidecar parses it again, and a pod's text must round-trip. */
+const upstreamText = (raw: string): Parsed<string> => {
+  const parsed = parseUpstreamUrl(raw);
+  return parsed.ok ? { ok: true, value: raw.trim() } : parsed;
+};
+
+export const OPTIONS: OptionTable = {
+  image: {
+    setting: 'image',
+    fromSettings: (r) => r.value('image') ?? `${IMAGE_REPOSITORY}:${VERSION}`,
+    description: 'the sidecar image',
+  },
+  imagePullPolicy: {
+    setting: 'imagePullPolicy',
+    fromSettings: setting('imagePullPolicy'),
+    description: 'when the kubelet pulls the sidecar image',
+  },
+  keystoreSecret: {
+    setting: 'keystoreSecret',
+    annotation: 'keystore-secret',
+    parse: parseObjectName,
+    fromSettings: (r) => r.value('keystoreSecret') ?? null,
+    description: "the Secret holding the key store, in the pod's namespace",
+  },
+  keystoreKey: {
+    setting: 'keystoreSecretKey',
+    fromSettings: setting('keystoreSecretKey'),
+    description: 'the key of that Secret holding the key store file',
+  },
+  keystoreLayout: {
+    setting: 'keystoreLayout',
+    fromSettings: setting('keystoreLayout'),
+    description: "one key store file in the Secret, or one file per profile (only the pod's profiles mounted)",
+  },
+  profile: {
+    setting: 'profile',
+    annotation: 'profile',
+    parse: parseProfileName,
+    fromSettings: setting('profile'),
+    description: 'the key store profile the sidecar signs with',
+  },
+  upstreamUrl: {
+    setting: 'upstreamUrl',
+    annotation: 'upstream-url',
+    parse: upstreamText,
+    fromSettings: (r) => (r.value('upstreamUrl') === undefined ? null : r.raw('upstreamUrl')!.trim()),
+    description: 'the gateway; none: each key store profile names its own',
+  },
+  signatureVersion: {
+    setting: 'signatureVersion',
+    annotation: 'signature-version',
+    parse: parseOneOf(SIGNATURE_VERSIONS),
+    // Given to the sidecar only when set, so that the sidecar's own default applies otherwise.
+    fromSettings: (r) => (r.isSet('signatureVersion') ? r.value('signatureVersion') : null),
+    description: 'the signature scheme',
+  },
+  mode: {
+    setting: 'sidecarMode',
+    annotation: 'mode',
+    parse: parseOneOf(INJECTION_MODES),
+    fromSettings: setting('sidecarMode'),
+    description: 'native (an init container with restartPolicy Always, Kubernetes 1.29+) or classic',
+  },
+  sidecarUser: {
+    setting: 'sidecarUser',
+    annotation: 'sidecar-user',
+    parse: parseSidecarUser,
+    fromSettings: setting('sidecarUser'),
+    description: "the sidecar's user id, or platform to leave it (and the group) to the platform",
+  },
+  cpuRequest: {
+    setting: 'sidecarCpuRequest',
+    annotation: 'cpu-request',
+    parse: quantity('cpu'),
+    fromSettings: setting('sidecarCpuRequest'),
+    description: "the sidecar's CPU request",
+  },
+  memoryRequest: {
+    setting: 'sidecarMemoryRequest',
+    annotation: 'memory-request',
+    parse: quantity('memory'),
+    fromSettings: setting('sidecarMemoryRequest'),
+    description: "the sidecar's memory request",
+  },
+  cpuLimit: {
+    setting: 'sidecarCpuLimit',
+    annotation: 'cpu-limit',
+    parse: quantity('cpu'),
+    fromSettings: setting('sidecarCpuLimit'),
+    description: "the sidecar's CPU limit",
+  },
+  memoryLimit: {
+    setting: 'sidecarMemoryLimit',
+    annotation: 'memory-limit',
+    parse: quantity('memory'),
+    fromSettings: setting('sidecarMemoryLimit'),
+    description: "the sidecar's memory limit, at least what its heap cap and runtime need",
+  },
+  signingPort: {
+    annotation: 'listen-port',
+    parse: parseInteger(1, 65535),
+    fromSettings: () => SETTINGS.listen.default.port,
+    description: 'the signing port on 127.0.0.1; a port the pod uses is refused rather than moved',
+  },
+  adminPort: {
+    fromSettings: () => SETTINGS.adminListen.default.port,
+    description: 'the admin port (probes and metrics); moved when the pod uses it',
+  },
+  envConfigMap: {
+    annotation: 'env-config-map',
+    parse: parseObjectName,
+    fromSettings: none,
+    description: "a ConfigMap in the pod's namespace whose entries are more SFD_* settings of the sidecar",
+  },
+  envSecret: {
+    annotation: 'env-secret',
+    parse: parseObjectName,
+    fromSettings: none,
+    description: "a Secret in the pod's namespace whose entries are more SFD_* settings (credentials, tokens)",
+  },
+  allowedProfiles: {
+    annotation: 'allowed-profiles',
+    parse: parseProfileList,
+    fromSettings: () => [],
+    description: `profiles a caller may pick per request (${SETTINGS.allowedProfiles.env}), comma-separated`,
+  },
+  profileHeader: {
+    annotation: 'profile-header',
+    parse: parseHeaderName,
+    fromSettings: none,
+    description: `the request header a caller picks one of those profiles by (${SETTINGS.profileHeader.env})`,
+  },
+};
+
+/** The full annotation name of an option, when a pod may set it. */
+export const annotationOf = (key: keyof InjectionOptions): string | undefined => {
+  const name = OPTIONS[key].annotation;
+  return name === undefined ? undefined : `${PREFIX}${name}`;
+};
+
+/** The injection's defaults from the settings: the same for `inject` and `injector`. */
+export function readInjectionOptions(r: SettingReader): InjectionOptions {
+  const entries = Object.entries(OPTIONS).map(([key, row]) => [key, (row as OptionRow<unknown>).fromSettings(r)]);
+  return Object.freeze(Object.fromEntries(entries) as unknown as InjectionOptions);
+}
+
+/**
+ * The pod's options: each default overridden by the pod's annotation when it has one; every annotation
+ * that cannot be read is a problem naming it (and the default stands in for it meanwhile).
+ */
+export function overrideByAnnotations(
   defaults: InjectionOptions,
   annotations: Readonly<Record<string, string>>,
-): { ok: true; options: PodOptions } | { ok: false; problems: string[] } {
+): { options: PodOptions; problems: string[] } {
   const problems: string[] = [];
-  const read = <T>(name: string, parse: (raw: string) => Parsed<T>, fallback: T): T => {
-    const raw = annotations[name];
-    if (raw === undefined) return fallback;
-    const parsed = parse(raw);
-    if (parsed.ok) return parsed.value;
-    problems.push(`annotation ${name}: must be ${parsed.allowed} (got ${JSON.stringify(raw)})`);
-    return fallback;
-  };
-  const upstream = read(
-    ANNOTATIONS.upstreamUrl,
-    (raw) => {
-      const parsed = parseUpstreamUrl(raw);
-      return parsed.ok ? { ok: true, value: raw.trim() } : parsed;
-    },
-    defaults.upstreamUrl,
-  );
-  const options: PodOptions = {
-    ...defaults,
-    keystoreSecret: read(ANNOTATIONS.keystoreSecret, parseObjectName, defaults.keystoreSecret),
-    profile: read(ANNOTATIONS.profile, parseProfileName, defaults.profile),
-    upstreamUrl: upstream,
-    signatureVersion: read(ANNOTATIONS.signatureVersion, parseOneOf(SIGNATURE_VERSIONS), defaults.signatureVersion),
-    mode: read(ANNOTATIONS.mode, parseOneOf(INJECTION_MODES), defaults.mode),
-    sidecarUser: read(ANNOTATIONS.sidecarUser, parseSidecarUser, defaults.sidecarUser),
-    resources: {
-      cpuRequest: read(ANNOTATIONS.cpuRequest, parseResourceQuantity('cpu'), defaults.resources.cpuRequest),
-      memoryRequest: read(ANNOTATIONS.memoryRequest, parseResourceQuantity('memory'), defaults.resources.memoryRequest),
-      cpuLimit: read(ANNOTATIONS.cpuLimit, parseResourceQuantity('cpu'), defaults.resources.cpuLimit),
-      memoryLimit: read(ANNOTATIONS.memoryLimit, parseResourceQuantity('memory'), defaults.resources.memoryLimit),
-    },
-    signingPort: read(ANNOTATIONS.listenPort, parsePort, defaults.signingPort),
-    signingPortFromAnnotation: annotations[ANNOTATIONS.listenPort] !== undefined,
-    envConfigMap: read(ANNOTATIONS.envConfigMap, parseObjectName, null),
-    envSecret: read(ANNOTATIONS.envSecret, parseObjectName, null),
-    allowedProfiles: read(ANNOTATIONS.allowedProfiles, parseProfileList, []),
-    profileHeader: read(ANNOTATIONS.profileHeader, parseHeaderName, null),
-  };
-  if (options.allowedProfiles.length > 0 !== (options.profileHeader !== null))
-    problems.push(
-      `annotations ${ANNOTATIONS.allowedProfiles} and ${ANNOTATIONS.profileHeader}: give both (the profiles a ` +
-        'caller may pick, and the header it picks them by) or neither',
-    );
-  problems.push(...resourceProblems(options.resources, annotations));
-  if (options.keystoreSecret === null) {
-    problems.push(
-      `no key store Secret: set ${ANNOTATIONS.keystoreSecret} on the pod, or --keystore-secret ` +
-        `(${SETTINGS.keystoreSecret.env}) for all`,
-    );
+  const values: Record<string, unknown> = { ...defaults };
+  for (const [key, row] of Object.entries(OPTIONS) as [keyof InjectionOptions, OptionRow<unknown>][]) {
+    const name = annotationOf(key);
+    const raw = name === undefined ? undefined : annotations[name];
+    if (raw === undefined || row.parse === undefined) continue;
+    const parsed = row.parse(raw);
+    if (parsed.ok) values[key] = parsed.value;
+    else problems.push(`annotation ${name}: must be ${parsed.allowed} (got ${JSON.stringify(raw)})`);
   }
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, options };
+  const signingPortFromAnnotation = annotations[annotationOf('signingPort')!] !== undefined;
+  return { options: { ...(values as unknown as InjectionOptions), signingPortFromAnnotation }, problems };
 }
 
-/** A memory limit the sidecar cannot run in, or a request above its limit, named with both numbers. */
-function resourceProblems(resources: SidecarResources, annotations: Readonly<Record<string, string>>): string[] {
-  const from = (annotation: string, setting: string): string =>
-    annotations[annotation] === undefined ? setting : `annotation ${annotation}`;
-  const problems: string[] = [];
-  const memoryLimit = parseQuantity(resources.memoryLimit) ?? 0;
-  if (memoryLimit < MIN_MEMORY_LIMIT_BYTES)
-    problems.push(
-      `${from(ANNOTATIONS.memoryLimit, SETTINGS.sidecarMemoryLimit.env)}: ${resources.memoryLimit} is below the ` +
-        `${formatQuantity('memory', MIN_MEMORY_LIMIT_BYTES)} the sidecar's heap cap and runtime need`,
-    );
-  const pairs = [
-    ['memory', resources.memoryRequest, resources.memoryLimit, ANNOTATIONS.memoryRequest],
-    ['cpu', resources.cpuRequest, resources.cpuLimit, ANNOTATIONS.cpuRequest],
-  ] as const;
-  for (const [resource, request, limit, annotation] of pairs) {
-    if (limit === '') continue;
-    if ((parseQuantity(request) ?? 0) > (parseQuantity(limit) ?? Infinity))
-      problems.push(
-        `${from(annotation, `SFD_SIDECAR_${resource.toUpperCase()}_REQUEST`)}: the ${resource} request ${request} ` +
-          `is above the limit ${limit}`,
-      );
-  }
-  return problems;
+/** Every profile a pod's sidecar may sign with: its own, then those a caller may pick, each once. */
+export function podProfiles(options: Pick<InjectionOptions, 'profile' | 'allowedProfiles'>): string[] {
+  return [...new Set([options.profile, ...options.allowedProfiles])];
 }

@@ -62,6 +62,8 @@ export interface ResourceRequirements {
 export interface VolumeMount {
   name: string;
   mountPath?: string;
+  readOnly?: boolean;
+  subPath?: string;
   [field: string]: unknown;
 }
 
@@ -85,6 +87,7 @@ export interface Container {
 export interface Volume {
   name: string;
   secret?: { secretName?: string; [field: string]: unknown };
+  hostPath?: { path?: string; [field: string]: unknown };
   projected?: { sources?: { secret?: { name?: string; [field: string]: unknown }; [field: string]: unknown }[] };
   [field: string]: unknown;
 }

@@ -187,9 +187,8 @@ export const METRIC_DEFINITIONS = [
     type: 'counter',
     labels: ['decision', 'reason'],
     help:
-      'Pods the injector decided on: injected (reason none), skipped (not-asked, or why the pod cannot run the ' +
-      'sidecar when only its namespace asked: windows, host-network, key-access, job-in-classic-mode, ' +
-      'pod-resources) or refused (that reason, annotation, ports or pod-shape).',
+      'Pods the injector decided on: injected (reason none), skipped or refused, by the reason of the rule ' +
+      'that decided (docs/injection.md lists every reason).',
   },
   {
     for: INJECTOR,

@@ -1,130 +1,353 @@
-// The chart's ValidatingAdmissionPolicy, evaluated with a CEL implementation (@bufbuild/cel) as the API
-// server evaluates it: its variables in order, then its validation, over pods. The sidecar `inject`
-// adds passes it; a container other than the sidecar that mounts the key store Secret (as a volume or a
-// projected one), reads it into its environment, or passes itself off as the sidecar, is refused. The
-// API server's own CEL (its Kubernetes extensions, its cost limits) is not run here.
+// The chart's key store admission policy, evaluated with a CEL implementation as the API server would:
+// every pod `inject` makes from the test corpora (read back by kubectl) is admitted, and so is each
+// with the fields the API server fills in by default; every way the policy promises to stop, tried as
+// an attacker with pod-create rights would, is refused with its message. What only a real API server
+// shows (its type checks against the Pod schema, its CEL cost limits) stays unproven here.
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { run, isCelError } from '@bufbuild/cel';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse } from 'yaml';
+import { refusals, renderedPolicy, type AdmissionInput } from '../helpers/admission-policy.js';
 import { runCli } from '../helpers/cli-process.js';
+import { CORPUS_INJECT_ARGS } from '../helpers/corpus-settings.js';
 import { kubeTool } from '../helpers/k8s-tools.js';
+import { kubectlRead } from '../helpers/manifest-corpus.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
+import type { Container, PodTemplate } from '../../src/injection/pod.js';
 
-interface Policy {
-  spec: { variables: { name: string; expression: string }[]; validations: { expression: string }[] };
+type Pod = PodTemplate & { apiVersion: string; kind: string; metadata: NonNullable<PodTemplate['metadata']> };
+
+const POLICY = renderedPolicy('webhook.excludeNamespaces={legacy}');
+const admitted = (input: AdmissionInput) => refusals(POLICY, input);
+
+const TEMPLATE_PATHS: Record<string, string[]> = {
+  Pod: [],
+  CronJob: ['spec', 'jobTemplate', 'spec', 'template'],
+};
+function templateOf(object: { kind?: unknown }): PodTemplate | undefined {
+  const path = TEMPLATE_PATHS[String(object.kind)] ?? ['spec', 'template'];
+  let value: unknown = object;
+  for (const key of path) value = (value as Record<string, unknown> | undefined)?.[key];
+  return value as PodTemplate | undefined;
 }
-
-function renderedPolicy(): Policy {
-  const args = ['template', 'r', 'helm/sfd-sidecar', '--set', 'keystore.existingSecret=sfd-keys'];
-  const result = runTool(kubeTool('helm'), [...args, '--show-only', 'templates/keystore-admission-policy.yaml']);
-  if (result.code !== 0) throw new Error(result.stderr);
-  return parseAllDocuments(result.stdout)
-    .map((d) => d.toJS() as { kind: string })
-    .find((o) => o.kind === 'ValidatingAdmissionPolicy') as unknown as Policy;
-}
-
-const POLICY = renderedPolicy();
-
-/** Whether the API server would admit the pod: every variable, then every validation, as CEL. */
-function admits(pod: unknown): boolean {
-  const variables: Record<string, unknown> = {};
-  for (const variable of POLICY.spec.variables) {
-    const value = run(variable.expression, { object: pod as never, variables: variables as never });
-    if (isCelError(value)) throw new Error(`${variable.name}: ${String(value)}`);
-    variables[variable.name] = value;
-  }
-  return POLICY.spec.validations.every((validation) => {
-    const result = run(validation.expression, { object: pod as never, variables: variables as never });
-    if (isCelError(result)) throw new Error(String(result));
-    return result === true;
-  });
-}
-
-const SIDECAR_IMAGE = 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0';
-const keyVolume = { name: 'keys', secret: { secretName: 'sfd-keys' } };
-const sidecar = { name: 'sfd-sidecar', image: SIDECAR_IMAGE, volumeMounts: [{ name: 'keys', mountPath: '/k' }] };
-const app = (extra: object = {}) => ({ name: 'web', image: 'example/web:1', ...extra });
-const pod = (spec: object, annotations?: Record<string, string>) => ({
+const asPod = (template: PodTemplate): Pod => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'p', ...(annotations ? { annotations } : {}) },
-  spec,
+  metadata: template.metadata ?? {},
+  spec: template.spec,
 });
 
-test('the sidecar inject adds passes the policy, in both forms', async (t) => {
-  for (const mode of ['native', 'classic']) {
-    const input = JSON.stringify(pod({ containers: [app()] }));
-    const injected = await runCli(['inject', '--keystore-secret', 'sfd-keys', '--sidecar-mode', mode, '-'], { input });
-    t.is(injected.code, 0, injected.stderr);
-    t.true(admits(parse(injected.stdout)), mode);
+/** What the API server fills in before admission on a container and its probes. */
+function withApiDefaults(pod: Pod): Pod {
+  const copy = structuredClone(pod);
+  for (const container of [...(copy.spec.initContainers ?? []), ...copy.spec.containers]) {
+    container.terminationMessagePath ??= '/dev/termination-log';
+    container.terminationMessagePolicy ??= 'File';
+    container.imagePullPolicy ??= 'IfNotPresent';
+    for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+      const probe = container[kind];
+      if (!probe) continue;
+      container[kind] = { timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3, periodSeconds: 10, ...probe };
+      if (probe.httpGet) probe.httpGet.scheme ??= 'HTTP';
+    }
+    if (container.securityContext) container.securityContext.procMount ??= 'Default';
+  }
+  copy.spec.restartPolicy ??= 'Always';
+  copy.spec.dnsPolicy ??= 'ClusterFirst';
+  copy.spec.serviceAccountName ??= 'default';
+  return copy;
+}
+
+async function injected(
+  spec: Partial<PodTemplate['spec']>,
+  annotations: Record<string, string> = {},
+  args: string[] = [],
+): Promise<Pod> {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations }, spec };
+  const result = await runCli(['inject', ...CORPUS_INJECT_ARGS, ...args, '-'], { input: JSON.stringify(pod) });
+  if (result.code !== 0) throw new Error(result.stderr);
+  return parse(result.stdout) as Pod;
+}
+
+const app = (extra: Partial<Container> = {}): Container => ({ name: 'web', image: 'example/web:1', ...extra });
+
+test('every pod inject makes from the corpora is admitted, as written and with the API server defaults', async (t) => {
+  const kubectl = kubeTool('kubectl');
+  let pods = 0;
+  for (const dir of ['test/fixtures/world', 'test/fixtures/manifests']) {
+    for (const name of readdirSync(join(REPO_ROOT, dir)).filter((n) => /\.(ya?ml|json)$/.test(n))) {
+      for (const mode of ['native', 'classic']) {
+        const result = await runCli([
+          'inject',
+          ...CORPUS_INJECT_ARGS,
+          '--sidecar-mode',
+          mode,
+          join(REPO_ROOT, dir, name),
+        ]);
+        if (result.code !== 0) continue;
+        for (const object of (await kubectlRead(kubectl, result.stdout)) ?? []) {
+          const template = templateOf(object);
+          if (!template || !sidecarIn(template)) continue;
+          pods += 1;
+          const pod = asPod(template);
+          t.deepEqual(admitted({ object: pod }), [], `${name} (${mode})`);
+          t.deepEqual(admitted({ object: withApiDefaults(pod) }), [], `${name} (${mode}, defaulted)`);
+        }
+      }
+    }
+  }
+  t.true(pods >= 40, `${pods} injected pods checked`);
+});
+
+test('pods injected with settings objects, per-profile keys or a platform user are admitted', async (t) => {
+  const cases: [Partial<PodTemplate['spec']>, Record<string, string>, string[]][] = [
+    [{ containers: [app()] }, { 'sfd-sidecar.io/env-config-map': 'c', 'sfd-sidecar.io/env-secret': 's' }, []],
+    [
+      { containers: [app()] },
+      { 'sfd-sidecar.io/allowed-profiles': 'a,b', 'sfd-sidecar.io/profile-header': 'X-Pick' },
+      ['--keystore-layout', 'per-profile'],
+    ],
+    [{ containers: [app()] }, { 'sfd-sidecar.io/sidecar-user': 'platform', 'sfd-sidecar.io/mode': 'classic' }, []],
+    [
+      {
+        shareProcessNamespace: true,
+        containers: [app({ securityContext: { runAsUser: 1000, allowPrivilegeEscalation: false } })],
+      },
+      {},
+      [],
+    ],
+  ];
+  for (const [spec, annotations, args] of cases) {
+    const pod = await injected(spec, annotations, args);
+    t.deepEqual(admitted({ object: pod }), [], JSON.stringify(annotations));
   }
 });
 
-test('pods that never touch the key store pass', (t) => {
-  t.true(admits(pod({ containers: [app()] })));
-  t.true(
-    admits(
-      pod({
-        containers: [app({ volumeMounts: [{ name: 'data', mountPath: '/d' }] })],
-        volumes: [{ name: 'data', secret: { secretName: 'other' } }],
-      }),
-    ),
-  );
+test("a pod asking through its namespace is admitted, and updates that keep the sidecar's image", async (t) => {
+  const pod = await injected({ containers: [app()] });
+  delete pod.metadata.labels!['sfd-sidecar.io/inject'];
+  t.deepEqual(admitted({ object: pod, namespaceLabels: { 'sfd-sidecar.io/inject': 'enabled' } }), []);
+  const updated = structuredClone(pod);
+  updated.spec.containers[0]!.image = 'example/web:2';
+  t.deepEqual(admitted({ object: updated, oldObject: pod, operation: 'UPDATE' }), []);
 });
 
-for (const [title, spec, annotations] of [
+test('pods that never touch the key store pass, wherever they are', (t) => {
+  const plain = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [app()] } };
+  t.deepEqual(admitted({ object: plain }), []);
+  const privileged = structuredClone(plain);
+  privileged.spec.containers[0] = app({ securityContext: { privileged: true, capabilities: { add: ['SYS_ADMIN'] } } });
+  t.deepEqual(admitted({ object: privileged, namespace: 'kube-system' }), []);
+});
+
+type Attack = [title: string, change: (pod: Pod) => void, expected: RegExp, input?: Partial<AdmissionInput>];
+const sidecarIn = (pod: PodTemplate): Container | undefined =>
+  [...(pod.spec.initContainers ?? []), ...pod.spec.containers].find((c) => c.name === 'sfd-sidecar');
+const sidecarOf = (pod: PodTemplate): Container => sidecarIn(pod)!;
+const envOf = (pod: PodTemplate) => sidecarOf(pod).env!;
+const mountsOf = (pod: PodTemplate) => sidecarOf(pod).volumeMounts!;
+const securityOf = (pod: PodTemplate) => sidecarOf(pod).securityContext!;
+const volumesOf = (pod: PodTemplate) => pod.spec.volumes!;
+const appOf = (pod: PodTemplate) => pod.spec.containers[0]!;
+const labelsOf = (pod: Pod) => pod.metadata.labels!;
+
+const ATTACKS: Attack[] = [
+  // A look-alike sidecar: whatever it carries runs in the process that holds the keys.
   [
-    'an app container mounting the key store',
-    { containers: [sidecar, app({ volumeMounts: [{ name: 'keys', mountPath: '/k' }] })], volumes: [keyVolume] },
+    'NODE_OPTIONS in its env',
+    (p) => envOf(p).push({ name: 'NODE_OPTIONS', value: '--inspect=0.0.0.0:9229' }),
+    /only the SFD_\* variables/,
   ],
   [
-    'an app container mounting it through a projected volume',
-    {
-      containers: [app({ volumeMounts: [{ name: 'all', mountPath: '/all' }] })],
-      volumes: [
-        { name: 'all', projected: { sources: [{ configMap: { name: 'c' } }, { secret: { name: 'sfd-keys' } }] } },
-      ],
+    'variables from a ConfigMap by envFrom',
+    (p) => (sidecarOf(p).envFrom = [{ configMapRef: { name: 'evil' } }]),
+    /no command, args, workingDir,\s+envFrom/,
+  ],
+  [
+    'SFD_ENV_FILE in its env',
+    (p) => envOf(p).push({ name: 'SFD_ENV_FILE', value: '/shared/.env' }),
+    /only the SFD_\* variables/,
+  ],
+  [
+    'SFD_ACCESS_KEY_ID in its env',
+    (p) => envOf(p).push({ name: 'SFD_ACCESS_KEY_ID', value: 'AK' }),
+    /only the SFD_\* variables/,
+  ],
+  [
+    'its profile from a ConfigMap',
+    (p) =>
+      (envOf(p).find((e) => e.name === 'SFD_PROFILE')!.valueFrom = {
+        configMapKeyRef: { name: 'c', key: 'k' },
+      }),
+    /as literal values/,
+  ],
+  [
+    'an exec postStart hook',
+    (p) =>
+      (sidecarOf(p).lifecycle = { postStart: { exec: { command: ['cp', '-r', '/etc/sfd-sidecar/keys', '/shared'] } } }),
+    /no lifecycle hook/,
+  ],
+  [
+    'a preStop hook besides wait-ready',
+    (p) => (sidecarOf(p).lifecycle = { preStop: { exec: { command: ['sh'] } } }),
+    /no lifecycle hook/,
+  ],
+  [
+    'an exec liveness probe',
+    (p) => (sidecarOf(p).livenessProbe = { exec: { command: ['cp', '/k', '/shared'] } }),
+    /httpGet probes only/,
+  ],
+  [
+    'a tcpSocket startup probe',
+    (p) => (sidecarOf(p).startupProbe = { tcpSocket: { port: 9090 } }),
+    /httpGet probes only/,
+  ],
+  [
+    'a writable emptyDir shared with the app',
+    (p) => {
+      volumesOf(p).push({ name: 'shared', emptyDir: {} });
+      mountsOf(p).push({ name: 'shared', mountPath: '/shared' });
     },
+    /may mount only the key store/,
   ],
   [
-    'an init container mounting it',
-    {
-      initContainers: [app({ name: 'init', volumeMounts: [{ name: 'keys', mountPath: '/k' }] })],
-      containers: [app()],
-      volumes: [keyVolume],
+    'a volume over the app files where .env is read',
+    (p) => {
+      volumesOf(p).push({ name: 'app', emptyDir: {} });
+      mountsOf(p).push({ name: 'app', mountPath: '/app' });
     },
+    /may mount only the key store/,
   ],
+  ['a workingDir of its own', (p) => (sidecarOf(p).workingDir = '/shared'), /no command, args, workingDir/],
+  ['a command of its own', (p) => (sidecarOf(p).command = ['/nodejs/bin/node', '-e', 'x']), /no command/],
+  ['args of its own', (p) => (sidecarOf(p).args = ['--inspect']), /no command, args/],
+  ['a tty', (p) => (sidecarOf(p).tty = true), /stdin or tty/],
+  ['a key store mount that is writable', (p) => (mountsOf(p)[0]!.readOnly = false), /read-only at/],
+  ['a key store mount with subPath', (p) => (mountsOf(p)[0]!.subPath = 'keystore.json'), /without\s+subPath/],
+  ['the key store mounted elsewhere', (p) => (mountsOf(p)[0]!.mountPath = '/app'), /read-only at/],
+  ['another image', (p) => (sidecarOf(p).image = 'evil/reader:1'), /the chart's sidecar image/],
   [
-    'an app reading it into an env variable',
-    {
-      containers: [
-        app({ env: [{ name: 'K', valueFrom: { secretKeyRef: { name: 'sfd-keys', key: 'keystore.json' } } }] }),
-      ],
+    'a look-alike repository prefix',
+    (p) => (sidecarOf(p).image = 'ghcr.io/sfd-sidecar/sfd-sidecar-evil:1'),
+    /the chart's sidecar image/,
+  ],
+  ['privilege escalation allowed', (p) => (securityOf(p).allowPrivilegeEscalation = true), /security context/],
+  ['a capability added', (p) => (securityOf(p).capabilities!.add = ['SYS_PTRACE']), /security context/],
+  ['a writable root filesystem', (p) => (securityOf(p).readOnlyRootFilesystem = false), /security context/],
+  ['running as root', (p) => (securityOf(p).runAsUser = 0), /security context/],
+  ['no security context', (p) => delete sidecarOf(p).securityContext, /security context/],
+  // The pod around it.
+  [
+    'an app sharing the process namespace at the sidecar user',
+    (p) => {
+      p.spec.shareProcessNamespace = true;
+      appOf(p).securityContext = { runAsUser: 65532, allowPrivilegeEscalation: false };
     },
-  ],
-  ['an app taking it whole with envFrom', { containers: [app({ envFrom: [{ secretRef: { name: 'sfd-keys' } }] })] }],
-  [
-    'a container named sfd-sidecar with another image',
-    { containers: [{ ...sidecar, image: 'evil/reader:1' }], volumes: [keyVolume] },
+    /shared process namespace/,
   ],
   [
-    'the sidecar image with a command of its own',
-    { containers: [{ ...sidecar, command: ['cat', '/k/keystore.json'] }], volumes: [keyVolume] },
-  ],
-  [
-    'the Secret a pod names for its own sidecar',
-    {
-      containers: [sidecar, app({ volumeMounts: [{ name: 'mine', mountPath: '/m' }] })],
-      volumes: [keyVolume, { name: 'mine', secret: { secretName: 'team-keys' } }],
+    'an app sharing the process namespace as root',
+    (p) => {
+      p.spec.shareProcessNamespace = true;
+      appOf(p).securityContext = { allowPrivilegeEscalation: false };
     },
-    { 'sfd-sidecar.io/keystore-secret': 'team-keys' },
+    /shared process namespace/,
   ],
-] as const) {
-  test(`refused: ${title}`, (t) => {
-    t.false(admits(pod(spec, annotations)));
+  [
+    'a hostPath volume',
+    (p) => volumesOf(p).push({ name: 'node', hostPath: { path: '/var/lib/kubelet' } }),
+    /hostPath volume/,
+  ],
+  ['the host process namespace', (p) => (p.spec.hostPID = true), /host's process namespace/],
+  ['the host network', (p) => (p.spec.hostNetwork = true), /host's process namespace or network/],
+  ['a privileged app', (p) => (appOf(p).securityContext = { privileged: true }), /privileged/],
+  [
+    'an app adding SYS_ADMIN',
+    (p) => (appOf(p).securityContext = { capabilities: { add: ['SYS_ADMIN'] } }),
+    /beyond the baseline/,
+  ],
+  [
+    'an app adding a lower-case capability',
+    (p) => (appOf(p).securityContext = { capabilities: { add: ['cap_sys_admin'] } }),
+    /beyond the baseline/,
+  ],
+  ['an app adding ALL', (p) => (appOf(p).securityContext = { capabilities: { add: ['ALL'] } }), /beyond the baseline/],
+  [
+    'an app mounting the key store',
+    (p) => (appOf(p).volumeMounts = [{ name: 'sfd-sidecar-keystore', mountPath: '/k' }]),
+    /only the sfd-sidecar container/,
+  ],
+  [
+    'an app reading it into its env',
+    (p) => (appOf(p).env = [{ name: 'K', valueFrom: { secretKeyRef: { name: 'sfd-keys', key: 'keystore.json' } } }]),
+    /only the sfd-sidecar container/,
+  ],
+  [
+    'an app taking it whole by envFrom',
+    (p) => (appOf(p).envFrom = [{ secretRef: { name: 'sfd-keys' } }]),
+    /only the sfd-sidecar container/,
+  ],
+  [
+    'an app mounting it through a projected volume',
+    (p) => {
+      volumesOf(p).push({
+        name: 'all',
+        projected: { sources: [{ configMap: { name: 'c' } }, { secret: { name: 'sfd-keys' } }] },
+      });
+      appOf(p).volumeMounts = [{ name: 'all', mountPath: '/all' }];
+    },
+    /only the sfd-sidecar container/,
+  ],
+  // A pod the webhook would never have judged.
+  ['a pod that never asked', (p) => delete labelsOf(p)['sfd-sidecar.io/inject'], /one the injector judges/],
+  [
+    'a pod labelled false in a namespace that asks',
+    (p) => (labelsOf(p)['sfd-sidecar.io/inject'] = 'false'),
+    /one the injector judges/,
+    { namespaceLabels: { 'sfd-sidecar.io/inject': 'enabled' } },
+  ],
+  ['a pod in kube-system', () => undefined, /one the injector judges/, { namespace: 'kube-system' }],
+  ["a pod in the injector's own namespace", () => undefined, /one the injector judges/, { namespace: 'sfd-system' }],
+  ['a pod in a namespace the chart excludes', () => undefined, /one the injector judges/, { namespace: 'legacy' }],
+  [
+    'a pod labelled as the injector',
+    (p) => (labelsOf(p)['sfd-sidecar.io/injector'] = 'true'),
+    /one the injector judges/,
+  ],
+];
+
+/** One pod as `inject` makes it, which each attack below changes a copy of. */
+const INJECTED = injected({ containers: [app({ securityContext: { runAsUser: 1000 } })] });
+
+for (const [title, change, expected, input] of ATTACKS) {
+  test(`refused: ${title}`, async (t) => {
+    const pod = structuredClone(await INJECTED);
+    t.deepEqual(admitted({ object: pod, ...input, namespace: 'shop' }), [], 'the injected pod itself passes');
+    change(pod);
+    const found = admitted({ object: pod, ...input });
+    t.true(
+      found.some((message) => expected.test(message)),
+      found.join('\n'),
+    );
   });
 }
+
+test("refused: an update that changes the sidecar's image", async (t) => {
+  const pod = await injected({ containers: [app()] });
+  const updated = structuredClone(pod);
+  sidecarOf(updated).image = 'ghcr.io/sfd-sidecar/sfd-sidecar:9.9.9';
+  t.deepEqual(admitted({ object: updated, oldObject: pod, operation: 'UPDATE' }), [
+    'the image of a container that reads the key store cannot change',
+  ]);
+});
+
+test('the Secret a pod names for its own sidecar is a key store too', async (t) => {
+  const pod = await injected({ containers: [app()] }, { 'sfd-sidecar.io/keystore-secret': 'team-keys' });
+  t.deepEqual(admitted({ object: pod }), []);
+  volumesOf(pod).push({ name: 'mine', secret: { secretName: 'team-keys' } });
+  appOf(pod).volumeMounts = [{ name: 'mine', mountPath: '/m' }];
+  t.true(admitted({ object: pod }).some((m) => /only the sfd-sidecar container/.test(m)));
+});
 
 test('the chart ships it only where the API exists (Kubernetes 1.30) and when enabled', (t) => {
   const render = (...extra: string[]) =>

@@ -13,9 +13,16 @@ export const DEFAULTS: InjectionOptions = Object.freeze({
   signatureVersion: null,
   mode: 'native',
   sidecarUser: 65532,
-  resources: { cpuRequest: '50m', memoryRequest: '96Mi', cpuLimit: '', memoryLimit: '192Mi' },
+  cpuRequest: '50m',
+  memoryRequest: '96Mi',
+  cpuLimit: '',
+  memoryLimit: '192Mi',
   signingPort: 8080,
   adminPort: 9090,
+  envConfigMap: null,
+  envSecret: null,
+  allowedProfiles: [],
+  profileHeader: null,
 });
 
 export function sidecarOf(template: PodTemplate): Container | undefined {

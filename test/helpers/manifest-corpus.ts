@@ -103,10 +103,11 @@ export async function checkManifestFile(file: string, tools: CorpusTools): Promi
   const back = await runCli(['uninject', '-'], { input: run.stdout });
   const undone = back.code === 0 ? await kubectlRead(tools.kubectl, back.stdout) : null;
   if (undone === null) failures.push(`uninject failed on inject's output: ${back.stderr}`);
-  else if (fastJsonPatch.compare(before, undone).length > 0)
-    failures.push(
-      `uninject(inject(x)) differs from x: ${JSON.stringify(fastJsonPatch.compare(before, undone).slice(0, 3))}`,
-    );
+  else {
+    const difference = fastJsonPatch.compare(before.map(asStored), undone.map(asStored));
+    if (difference.length > 0)
+      failures.push(`uninject(inject(x)) differs from x: ${JSON.stringify(difference.slice(0, 3))}`);
+  }
   const untouched = await runCli(['uninject', file]);
   if (untouched.code !== 0 || untouched.stdout !== text) failures.push('uninject changed a file without a sidecar');
   return { outcome: injected ? 'injected' : 'untouched', failures };
@@ -151,6 +152,32 @@ function sidecarCount(template: Template): number {
   return [...(spec.initContainers ?? []), ...(spec.containers ?? [])].filter((c) => c.name === SIDECAR).length;
 }
 
+/**
+ * The object as the API server stores it, where it differs from the text only in the lists and maps
+ * the injection adds to: an empty or null `env`, `volumes`, `initContainers`, labels or annotations is
+ * the same as none (their fields are omitted when empty), and so is template metadata left empty.
+ */
+function asStored(object: K8sObject): K8sObject {
+  const copy = structuredClone(object);
+  const path = TEMPLATE_PATHS[copy.kind];
+  const template = path ? (at(copy, path) as Template | undefined) : undefined;
+  if (!template) return copy;
+  const empty = (value: unknown) =>
+    value === null ||
+    (Array.isArray(value) ? value.length === 0 : typeof value === 'object' && Object.keys(value).length === 0);
+  const spec = template.spec as Record<string, unknown>;
+  for (const list of ['volumes', 'initContainers']) if (empty(spec[list])) delete spec[list];
+  for (const container of [
+    ...((spec.initContainers as Record<string, unknown>[]) ?? []),
+    ...((spec.containers as Record<string, unknown>[]) ?? []),
+  ])
+    if (empty(container.env)) delete container.env;
+  const metadata = (template.metadata ?? {}) as Record<string, unknown>;
+  for (const field of ['labels', 'annotations']) if (empty(metadata[field])) delete metadata[field];
+  if (Object.keys(metadata).length === 0) delete template.metadata;
+  return copy;
+}
+
 /** The object with what the injection adds taken out again, by this helper's own reading of it. */
 function withoutSidecar(object: K8sObject, path: readonly string[], original: K8sObject): K8sObject {
   const copy = structuredClone(object);
@@ -176,7 +203,10 @@ function withoutSidecar(object: K8sObject, path: readonly string[], original: K8
     for (const key of Object.keys(values))
       if (/^(sfd-sidecar\.io|prometheus\.io)\//.test(key) && was.metadata?.[field]?.[key] === undefined)
         delete values[key];
-    if (Object.keys(values).length === 0 && was.metadata?.[field] === undefined) delete metadata[field];
+    // A null map is no map, as the API server reads it.
+    if (Object.keys(values).length === 0 && (was.metadata?.[field] ?? null) === null)
+      metadata[field] = was.metadata?.[field];
+    if (metadata[field] === undefined) delete metadata[field];
   }
   if (Object.keys(metadata).length === 0 && was.metadata === undefined) delete template.metadata;
   return copy;

@@ -15,17 +15,11 @@ export async function startSlowUpstream(
   delayMs: number,
   body = '{"slow":true}',
 ): Promise<SlowUpstream> {
-  const stats = { total: 0, open: 0, most: 0 };
   const server = http.createServer((req, res) => {
     req.resume();
     setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body), delayMs);
   });
-  server.on('connection', (socket) => {
-    stats.total += 1;
-    stats.open += 1;
-    stats.most = Math.max(stats.most, stats.open);
-    socket.on('close', () => (stats.open -= 1));
-  });
+  const stats = countConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
     server.closeAllConnections();
@@ -38,6 +32,8 @@ export interface HeldUpstream {
   readonly url: string;
   /** Requests received and not answered yet. */
   readonly held: () => number;
+  /** Connections accepted so far, and the most open at once. */
+  readonly stats: { total: number; open: number; most: number };
   /** Answers every held request (and every later one at once) with 200. */
   release(): void;
 }
@@ -52,6 +48,7 @@ export async function startHeldUpstream(t: ExecutionContext, body = '{"held":tru
     if (released) answer(res);
     else waiting.push(res);
   });
+  const stats = countConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
     server.closeAllConnections();
@@ -60,9 +57,21 @@ export async function startHeldUpstream(t: ExecutionContext, body = '{"held":tru
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     held: () => waiting.length,
+    stats,
     release() {
       released = true;
       for (const res of waiting.splice(0)) answer(res);
     },
   };
+}
+
+function countConnections(server: http.Server): { total: number; open: number; most: number } {
+  const stats = { total: 0, open: 0, most: 0 };
+  server.on('connection', (socket) => {
+    stats.total += 1;
+    stats.open += 1;
+    stats.most = Math.max(stats.most, stats.open);
+    socket.on('close', () => (stats.open -= 1));
+  });
+  return stats;
 }

@@ -80,3 +80,21 @@ app.kubernetes.io/component: injector
 true
 {{- end -}}
 {{- end -}}
+
+{{/* The repository of the sidecar added to pods: what the key store admission policy admits. */}}
+{{- define "sfd-sidecar.sidecarRepository" -}}
+{{- .Values.sidecar.image.repository -}}
+{{- end -}}
+
+{{/*
+The namespaces the webhook never sees, as a JSON list: kube-system, the release's own and those
+configured. The webhook's selectors and the key store admission policy both read this one list.
+*/}}
+{{- define "sfd-sidecar.excludedNamespaces" -}}
+{{- concat (list "kube-system" .Release.Namespace) .Values.webhook.excludeNamespaces | toJson -}}
+{{- end -}}
+
+{{/* What injection adds, as src/injection/contract.ts defines it (generated: files/injection-contract.json). */}}
+{{- define "sfd-sidecar.contract" -}}
+{{- .Files.Get "files/injection-contract.json" -}}
+{{- end -}}

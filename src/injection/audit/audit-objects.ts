@@ -3,9 +3,8 @@
 // injector was down under `failurePolicy: Ignore`, or the pod predates the opt-in), pods and workloads
 // that ask only by the annotation (which the webhook's selectors cannot see: label them), and pods whose
 // sidecar is not the version wanted (the upgrade report). Pure: no I/O.
-import { ANNOTATIONS, INJECT_LABEL } from '../annotations.js';
+import { INJECT_LABEL, NAMESPACE_OPT_IN, SIDECAR_NAME, WRITTEN } from '../contract.js';
 import { describeObject, podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
-import { SIDECAR_NAME } from '../render/sidecar-container.js';
 
 export type FindingKind = 'runs-without-sidecar' | 'annotation-only' | 'other-version';
 
@@ -15,9 +14,6 @@ export interface AuditFinding {
   readonly object: string;
   readonly detail: string;
 }
-
-/** The label a namespace asks with. */
-const NAMESPACE_OPT_IN = 'enabled';
 
 interface Template {
   metadata?: { labels?: Record<string, unknown>; annotations?: Record<string, unknown> };
@@ -40,12 +36,12 @@ export function auditObjects(objects: readonly KubeObject[], wantedVersion: stri
     const labels = template.metadata?.labels ?? {};
     const annotations = { ...annotationsOf(object), ...template.metadata?.annotations };
     const label = labels[INJECT_LABEL];
-    if (label === undefined && annotations[ANNOTATIONS.inject] === 'true')
+    if (label === undefined && annotations[INJECT_LABEL] === 'true')
       findings.push({
         kind: 'annotation-only',
         object: name,
         detail:
-          `asks by the annotation ${ANNOTATIONS.inject} only, which the injector's selectors cannot see: ` +
+          `asks by the annotation ${INJECT_LABEL} only, which the injector's selectors cannot see: ` +
           `add the label ${INJECT_LABEL}: "true" to ${owner(object)}`,
       });
     if (object.kind !== 'Pod') continue;
@@ -54,7 +50,7 @@ export function auditObjects(objects: readonly KubeObject[], wantedVersion: stri
     const namespace = typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : '';
     const asked =
       label === 'true' ||
-      (label === undefined && annotations[ANNOTATIONS.inject] === 'true') ||
+      (label === undefined && annotations[INJECT_LABEL] === 'true') ||
       (label !== 'false' && optedIn.has(namespace));
     if (asked && !sidecar)
       findings.push({
@@ -62,7 +58,7 @@ export function auditObjects(objects: readonly KubeObject[], wantedVersion: stri
         object: name,
         detail: `asked for the sidecar and runs without it: restart it once the injector answers (${owner(object)})`,
       });
-    const version = annotations[ANNOTATIONS.version];
+    const version = annotations[WRITTEN.version];
     if (sidecar && wantedVersion !== null && version !== wantedVersion)
       findings.push({
         kind: 'other-version',

@@ -3,9 +3,9 @@
 // it injected before is brought to the sidecar asked for now (uninject, then inject), and left as it is
 // when nothing differs. Any problem (a workload that cannot be injected, an unknown sfd-sidecar.io/
 // annotation, a document that cannot be read) names the workload and exits 1 with nothing on stdout.
-import { ANNOTATIONS } from '../annotations.js';
 import { injectManifestText, type WorkloadOutcome } from '../manifests/edit-manifests.js';
-import { readInjectionOptions } from '../read-options.js';
+import { annotationOf, readInjectionOptions } from '../options.js';
+import { KNOWN_ANNOTATIONS } from '../decide/known-annotations.js';
 import { ConfigError } from '../../config/config-error.js';
 import { isDnsLabel } from '../../config/parsers.js';
 import { readPolicyFile } from './policy-file.js';
@@ -44,7 +44,7 @@ export async function injectCommand(
         outputs.some((output) => output.outcomes.some((o) => o.injection.outcome === 'injected'))
           ? [
               `note: no upstream was given (--upstream-url, ${SETTINGS.upstreamUrl.env}, or a pod's ` +
-                `${ANNOTATIONS.upstreamUrl}): every key store profile these pods use must name its upstreamUrl, ` +
+                `${annotationOf('upstreamUrl')}): every key store profile these pods use must name its upstreamUrl, ` +
                 'or their sidecar never becomes ready',
             ]
           : [],
@@ -56,7 +56,7 @@ export async function injectCommand(
 /** Adds the workload's lines to the report; true when it is an error. */
 function describe({ workload, injection }: WorkloadOutcome, report: string[]): boolean {
   const unknown = injection.unknownAnnotations.map(
-    (name) => `error: ${workload}: unknown annotation ${name} (known: ${Object.values(ANNOTATIONS).join(', ')})`,
+    (name) => `error: ${workload}: unknown annotation ${name} (known: ${KNOWN_ANNOTATIONS.join(', ')})`,
   );
   report.push(...unknown);
   switch (injection.outcome) {

@@ -2,7 +2,7 @@
 // the injection defaults of the settings (the same as `inject`), until SIGTERM.
 import { readLimits } from '../../config/limits-config.js';
 import { BUFFERED_BODY_DEFAULTS, SETTINGS } from '../../config/settings.js';
-import { readInjectionOptions } from '../read-options.js';
+import { readInjectionOptions } from '../options.js';
 import { startInjector } from '../webhook/start-injector.js';
 import { readCertificateSettings } from './injector-certificates.js';
 import { readPolicyFile } from './policy-file.js';

@@ -1,43 +1,78 @@
-// The rules that keep the key store out of the application's reach in a pod the injection makes. The
-// key store is a Secret volume mounted in the sidecar only; a container could still reach it by
-// mounting the same volume or Secret, by seeing the sidecar's processes (a shared process namespace,
-// the host's) and reading their files through /proc/PID/root, which the kernel allows to a process of
-// the same user or one holding CAP_SYS_PTRACE, or by being privileged. Each rule names the container.
+// The rules that keep the key store out of the application's reach in a pod with the sidecar. The key
+// store is a Secret volume mounted in the sidecar only; another container could still reach it by
+// mounting the same volume or Secret, by reading the node's disk where the kubelet lays the Secret's
+// files out (a hostPath volume, or a capability that escapes the container), by seeing the sidecar's
+// processes (a shared process namespace, the host's) and reading their files through /proc/PID/root,
+// which the kernel allows to a process of the same user or one holding CAP_SYS_PTRACE, or by being
+// privileged. Each problem names the container or the volume.
 import type { Container, PodSpec, SecurityContext, Volume } from '../pod.js';
 
 /** Capabilities that reach another user's process: ptrace it, or become its user. */
 const REACHING_CAPABILITIES = new Set(['SYS_PTRACE', 'SETUID', 'ALL']);
 
+/**
+ * The capabilities the Pod Security Standards' baseline profile lets a container add: none of them
+ * escapes the container. Any other (SYS_ADMIN, DAC_READ_SEARCH, SYS_MODULE, ALL...) can reach the node.
+ */
+export const BASELINE_CAPABILITIES: readonly string[] = [
+  'AUDIT_WRITE',
+  'CHOWN',
+  'DAC_OVERRIDE',
+  'FOWNER',
+  'FSETID',
+  'KILL',
+  'MKNOD',
+  'NET_BIND_SERVICE',
+  'SETFCAP',
+  'SETGID',
+  'SETPCAP',
+  'SETUID',
+  'SYS_CHROOT',
+];
+const BASELINE = new Set(BASELINE_CAPABILITIES);
+
 export interface IsolationInput {
   readonly spec: PodSpec;
-  /** The key store Secret the sidecar will mount. */
-  readonly keystoreSecret: string;
-  /** The volume the sidecar mounts it as. */
-  readonly keystoreVolume: string;
+  /** Every container of the pod but the sidecar. */
+  readonly others: readonly Container[];
+  /** The Secrets the sidecar reads its keys from. */
+  readonly keystoreSecrets: readonly string[];
+  /** The volumes the sidecar mounts them as. */
+  readonly keystoreVolumes: readonly string[];
   /** The sidecar's user id, or null when the platform assigns it (then any container may share it). */
   readonly sidecarUser: number | null;
 }
 
+/** The capability as the container runtime reads it: upper case, without the CAP_ prefix. */
+export const capabilityName = (name: string): string => name.toUpperCase().replace(/^CAP_/, '');
+
 /** Why the application could reach the keys in this pod; empty when it cannot. */
 export function keyIsolationProblems(input: IsolationInput): string[] {
-  const { spec } = input;
-  const containers = [...(spec.initContainers ?? []), ...spec.containers, ...(spec.ephemeralContainers ?? [])];
+  const { spec, others } = input;
   const problems: string[] = [];
   if (spec.hostPID === true)
     problems.push("the pod uses the host's process namespace (hostPID): every such pod on the node would see the keys");
+  for (const volume of spec.volumes ?? [])
+    if (volume.hostPath !== undefined && volume.hostPath !== null)
+      problems.push(`volume ${volume.name} is a hostPath: the node's disk holds the key files the kubelet lays out`);
   const keyVolumes = new Set(
-    (spec.volumes ?? []).filter((volume) => holdsSecret(volume, input.keystoreSecret)).map((v) => v.name),
+    (spec.volumes ?? [])
+      .filter((volume) => input.keystoreSecrets.some((secret) => holdsSecret(volume, secret)))
+      .map((v) => v.name),
   );
-  keyVolumes.add(input.keystoreVolume);
-  for (const container of containers) {
+  for (const name of input.keystoreVolumes) keyVolumes.add(name);
+  for (const container of others) {
     const name = `container ${container.name}`;
     if (container.securityContext?.privileged === true) problems.push(`${name} is privileged`);
+    const beyond = (container.securityContext?.capabilities?.add ?? []).filter((c) => !BASELINE.has(capabilityName(c)));
+    if (beyond.length > 0)
+      problems.push(`${name} adds the capability ${beyond.join(', ')}, beyond the baseline Pod Security Standard`);
     const mount = (container.volumeMounts ?? []).find((m) => keyVolumes.has(m.name));
     if (mount) problems.push(`${name} mounts volume ${mount.name}, which holds the key store Secret`);
-    if (readsSecretIntoEnv(container, input.keystoreSecret))
-      problems.push(`${name} reads the key store Secret ${input.keystoreSecret} into its environment`);
+    const read = input.keystoreSecrets.find((secret) => readsSecretIntoEnv(container, secret));
+    if (read !== undefined) problems.push(`${name} reads the key store Secret ${read} into its environment`);
   }
-  if (spec.shareProcessNamespace === true) problems.push(...sharedNamespaceProblems(input, containers));
+  if (spec.shareProcessNamespace === true) problems.push(...sharedNamespaceProblems(input));
   return problems;
 }
 
@@ -45,12 +80,12 @@ export function keyIsolationProblems(input: IsolationInput): string[] {
  * In a shared process namespace each other container must run as a user that is neither root nor the
  * sidecar's, without a way to become another user (privilege escalation, SETUID) or to ptrace.
  */
-function sharedNamespaceProblems(input: IsolationInput, containers: readonly Container[]): string[] {
+function sharedNamespaceProblems(input: IsolationInput): string[] {
   const shared = 'the pod shares its process namespace (shareProcessNamespace)';
   if (input.sidecarUser === null)
     return [`${shared}, and the sidecar's user id is left to the platform, which may give every container the same`];
   const problems: string[] = [];
-  for (const container of containers) {
+  for (const container of input.others) {
     const context: SecurityContext = { ...input.spec.securityContext, ...container.securityContext };
     const user = context.runAsUser;
     const name = `container ${container.name}`;
@@ -61,14 +96,15 @@ function sharedNamespaceProblems(input: IsolationInput, containers: readonly Con
     if (container.securityContext?.allowPrivilegeEscalation !== false)
       problems.push(`${shared}: ${name} must set securityContext.allowPrivilegeEscalation: false`);
     const reaching = (container.securityContext?.capabilities?.add ?? []).filter((c) =>
-      REACHING_CAPABILITIES.has(c.toUpperCase().replace(/^CAP_/, '')),
+      REACHING_CAPABILITIES.has(capabilityName(c)),
     );
     if (reaching.length > 0) problems.push(`${shared}: ${name} adds the capability ${reaching.join(', ')}`);
   }
   return problems;
 }
 
-function holdsSecret(volume: Volume, secret: string): boolean {
+/** Whether a volume holds the Secret, whole or projected. */
+export function holdsSecret(volume: Volume, secret: string): boolean {
   if (volume.secret?.secretName === secret) return true;
   return (volume.projected?.sources ?? []).some((source) => source.secret?.name === secret);
 }

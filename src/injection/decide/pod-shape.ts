@@ -41,7 +41,10 @@ function mapOf(item: Check): Check {
   return (value, at, problems) => {
     if (value === undefined || value === null) return;
     if (!isRecord(value)) return void problems.push(`${at}: must be a mapping`);
-    for (const [key, entry] of Object.entries(value)) item(entry, `${at}.${key}`, problems);
+    // A mapping's entry has a value: null is not an absent field here but a value of the wrong type.
+    for (const [key, entry] of Object.entries(value))
+      if (entry === null) problems.push(`${at}.${key}: must not be empty`);
+      else item(entry, `${at}.${key}`, problems);
   };
 }
 
@@ -49,7 +52,8 @@ function fields(shape: Record<string, Check>, required: readonly string[] = []):
   return (value, at, problems) => {
     if (value === undefined || value === null) return;
     if (!isRecord(value)) return void problems.push(`${at}: must be an object`);
-    for (const name of required) if (value[name] === undefined) problems.push(`${at}.${name}: is required`);
+    for (const name of required)
+      if (value[name] === undefined || value[name] === null) problems.push(`${at}.${name}: is required`);
     for (const [name, check] of Object.entries(shape)) check(value[name], `${at}.${name}`, problems);
   };
 }
@@ -85,7 +89,7 @@ const container = fields(
       ),
     ),
     envFrom: list(fields({ secretRef: fields({ name: string }), configMapRef: fields({ name: string }) })),
-    volumeMounts: list(fields({ name: string }, ['name'])),
+    volumeMounts: list(fields({ name: string, mountPath: string, readOnly: boolean, subPath: string }, ['name'])),
     securityContext,
     resources,
     livenessProbe: probe,
@@ -105,6 +109,7 @@ const podSpec = fields(
         {
           name: string,
           secret: fields({ secretName: string }),
+          hostPath: fields({ path: string }),
           projected: fields({ sources: list(fields({ secret: fields({ name: string }) })) }),
         },
         ['name'],

@@ -10,8 +10,8 @@ import { describeYamlCode, where } from '../../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from '../pipeline/inject-pod.js';
 import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
 import type { InjectionOptions } from '../options.js';
-import { patchBetween, sameValue } from '../json-patch.js';
-import { uninjectPod } from '../render/uninject-pod.js';
+import { patchBetween } from '../json-patch.js';
+import { takeSidecarOut } from '../pipeline/uninject-template.js';
 import type { PodTemplate, StringMap } from '../pod.js';
 import {
   describeObject,
@@ -75,12 +75,7 @@ export function injectManifestText(
 
 /** The manifests without the sidecar: an `injected` outcome here means the sidecar was taken out. */
 export function uninjectManifestText(text: string, source: string): InjectedText {
-  return editManifestText(text, source, (template) => {
-    const bare = uninjectPod(template);
-    return sameValue(bare, template)
-      ? { outcome: 'skipped', reason: 'it has no sidecar', unknownAnnotations: [] }
-      : { outcome: 'injected', template: bare, notes: [], unknownAnnotations: [] };
-  });
+  return editManifestText(text, source, takeSidecarOut);
 }
 
 function editManifestText(text: string, source: string, edit: PodEdit): InjectedText {
@@ -168,7 +163,7 @@ function injectObject(value: unknown, at: string, edit: PodEdit, outcomes: Workl
       injection: {
         outcome: 'refused',
         problems: ['it has no pod template with containers'],
-        reason: 'pod-shape',
+        code: 'pod-shape',
         unknownAnnotations: [],
       },
     });

@@ -84,7 +84,11 @@ export function entitledProfiles(policy: EntitlementPolicy, namespace: string, s
   );
 }
 
-/** Why the workload may not use these profiles, or null when it may. */
+/**
+ * Why the workload may not use these profiles, or null when it may. It names only what was asked and
+ * denied: whoever can reach the injector can post made-up pods, and a list of what the policy grants
+ * would map every namespace's entitlements for them.
+ */
 export function entitlementProblem(
   policy: EntitlementPolicy,
   workload: Workload,
@@ -93,9 +97,8 @@ export function entitlementProblem(
   const entitled = entitledProfiles(policy, workload.namespace, workload.serviceAccount);
   const denied = profiles.filter((profile) => !entitled.has(profile));
   if (denied.length === 0) return null;
-  const has = entitled.size === 0 ? 'no profile' : `only ${[...entitled].sort().join(', ')}`;
   return (
     `${workload.object} (namespace ${workload.namespace}, service account ${workload.serviceAccount}) may not use ` +
-    `profile ${denied.join(', ')}: the entitlement policy gives it ${has}`
+    `profile ${denied.join(', ')}: the entitlement policy does not grant ${denied.length > 1 ? 'them' : 'it'}`
   );
 }

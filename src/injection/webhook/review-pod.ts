@@ -1,16 +1,16 @@
 // What the webhook answers for one review: the Pod with the sidecar as a JSON patch, the Pod unchanged
 // when it is not to be touched (with a warning when it was skipped because it cannot run the sidecar),
-// or a refusal naming why. The decisions are injectPod's, the same as `sfd-sidecar inject` prints;
+// or a refusal naming why. The decisions are the pipeline's, the same as `sfd-sidecar inject` prints;
 // unknown sfd-sidecar.io/ annotations are warnings here, not errors. A pod whose fields have the wrong
 // types is refused with a catalog code in an answer, never an HTTP error: under `failurePolicy: Ignore`
 // an error would admit it.
 import { SIDECAR_ERRORS } from '../../errors.js';
-import { injectPod, type NotInjectedReason, type OptIn } from '../pipeline/inject-pod.js';
-import { optionsForPod, podProfiles, type InjectionOptions } from '../options.js';
-import { serviceAccountOf, type EntitlementPolicy } from '../policy/entitlement-policy.js';
-import type { PodTemplate } from '../pod.js';
-import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
+import { REASONS } from '../decide/reasons.js';
 import { patchBetween } from '../json-patch.js';
+import type { InjectionOptions } from '../options.js';
+import { injectPod, type OptIn, type PodInjection } from '../pipeline/inject-pod.js';
+import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
+import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
 
 export type ReviewResult = 'injected' | 'skipped' | 'refused' | 'ignored';
 
@@ -20,8 +20,8 @@ export interface ReviewAnswer {
   readonly pod: string;
   /** Who asked, for the decision's log line: the pod's namespace, service account and profiles. */
   readonly who?: { readonly namespace: string; readonly serviceAccount: string; readonly profiles?: string[] };
-  /** Why a pod was refused or skipped as unsafe: a metric label. */
-  readonly reason?: NotInjectedReason;
+  /** The decision metric's reason label: none for an injection. */
+  readonly reason?: string;
 }
 
 /** The largest JSON patch answered: a real pod's is a few KiB (the sidecar, an env entry per container). */
@@ -36,12 +36,12 @@ export function reviewPod(
   optIn: OptIn,
   policy?: EntitlementPolicy,
 ): ReviewAnswer {
-  const allow = (warnings: string[] = []): AdmissionResponse => ({
+  const allow = (warnings: readonly string[] = []): AdmissionResponse => ({
     uid: request.uid,
     allowed: true,
     ...(warnings.length > 0 ? { warnings } : {}),
   });
-  const pod = request.object as PodTemplate | undefined;
+  const pod = request.object;
   const name = describePod(request);
   if (request.kind?.kind !== 'Pod' || pod === null || typeof pod !== 'object')
     return { response: allow([prefix('not a Pod with containers; left unchanged')]), result: 'ignored', pod: name };
@@ -50,57 +50,33 @@ export function reviewPod(
   const namespace = typeof request.namespace === 'string' && request.namespace !== '' ? request.namespace : 'default';
   const check = policy && { policy, object: `Pod ${podName(request)}`, namespace };
   const injection = injectPod(pod, defaults, optIn, {}, check);
-  const who = whoAsked(pod, defaults, namespace);
   const warnings = injection.unknownAnnotations.map((annotation) =>
     prefix(`unknown annotation ${annotation}; it is ignored`),
   );
-  return { ...decide(), who };
+  const asker = injection.asker;
+  const who = asker && {
+    namespace,
+    serviceAccount: asker.serviceAccount,
+    ...(asker.profiles ? { profiles: [...asker.profiles] } : {}),
+  };
+  return { ...answer(injection), ...(who ? { who } : {}) };
 
-  function decide(): ReviewAnswer {
+  function answer(injection: PodInjection): Omit<ReviewAnswer, 'who'> {
     switch (injection.outcome) {
-      case 'skipped':
-        return injection.unsafe
-          ? {
-              response: allow([...warnings, prefix(`${name} was left without the sidecar: ${injection.reason}`)]),
-              result: 'skipped',
-              pod: name,
-              reason: injection.unsafe,
-            }
-          : { response: allow(warnings), result: 'skipped', pod: name };
-      case 'refused': {
-        const invalid = injection.reason === 'pod-shape';
-        const detail = injection.problems.join('; ');
-        return {
-          response: {
-            uid: request.uid,
-            allowed: false,
-            status: invalid
-              ? { code: 400, message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: ${detail}` }
-              : { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${detail}` },
-            ...(warnings.length > 0 ? { warnings } : {}),
-          },
-          result: 'refused',
-          pod: name,
-          reason: injection.reason,
-        };
+      case 'skipped': {
+        const reason = injection.code === undefined ? undefined : REASONS[injection.code].label;
+        const notes = injection.warning
+          ? [...warnings, prefix(`${name} was left without the sidecar: ${injection.reason}`)]
+          : warnings;
+        return { response: allow(notes), result: 'skipped', pod: name, ...(reason ? { reason } : {}) };
       }
+      case 'refused':
+        return refused(injection.code === 'pod-shape', injection.problems.join('; '), REASONS[injection.code].label);
       case 'injected': {
         const patch = JSON.stringify(patchBetween(pod, injection.template));
         // A patch this large comes only from a pod made to be large; its answer would be held in memory.
         if (patch.length > MAX_PATCH_BYTES)
-          return {
-            response: {
-              uid: request.uid,
-              allowed: false,
-              status: {
-                code: 400,
-                message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: its patch would be ${patch.length} bytes`,
-              },
-            },
-            result: 'refused',
-            pod: name,
-            reason: 'pod-shape',
-          };
+          return refused(true, `its patch would be ${patch.length} bytes`, REASONS['pod-shape'].label);
         const notes = [...warnings, ...injection.notes.map(prefix)];
         return {
           response: {
@@ -115,6 +91,22 @@ export function reviewPod(
         };
       }
     }
+  }
+
+  function refused(invalid: boolean, detail: string, reason: string): Omit<ReviewAnswer, 'who'> {
+    return {
+      response: {
+        uid: request.uid,
+        allowed: false,
+        status: invalid
+          ? { code: 400, message: `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: ${detail}` }
+          : { code: 403, message: `sfd-sidecar cannot be added to ${name}: ${detail}` },
+        ...(warnings.length > 0 ? { warnings } : {}),
+      },
+      result: 'refused',
+      pod: name,
+      reason,
+    };
   }
 }
 
@@ -131,15 +123,4 @@ function podName(request: AdmissionRequest): string {
 function describePod(request: AdmissionRequest): string {
   const namespace = typeof request.namespace === 'string' && request.namespace ? ` in ${request.namespace}` : '';
   return `Pod ${podName(request)}${namespace}`;
-}
-
-/** The pod's namespace, service account and the profiles it would use (when its annotations are valid). */
-function whoAsked(pod: PodTemplate, defaults: InjectionOptions, namespace: string): NonNullable<ReviewAnswer['who']> {
-  const serviceAccount = serviceAccountOf(pod.spec);
-  const annotations = pod.metadata?.annotations;
-  const resolved =
-    annotations !== null && typeof annotations === 'object' ? optionsForPod(defaults, annotations) : undefined;
-  return resolved?.ok
-    ? { namespace, serviceAccount, profiles: podProfiles(resolved.options) }
-    : { namespace, serviceAccount };
 }

@@ -85,7 +85,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
     observe: (result, seconds, reason) => {
       reviews.inc({ result });
       if (result === 'injected' || result === 'skipped' || result === 'refused')
-        decisions.inc({ decision: result, reason: reason ?? (result === 'skipped' ? 'not-asked' : 'none') });
+        decisions.inc({ decision: result, reason: reason ?? 'none' });
       duration.observe(seconds);
     },
   });

@@ -28,7 +28,7 @@ test('annotations set the requests and limits of one pod', (t) => {
 });
 
 test('the defaults come from the settings; no CPU limit unless one is set', (t) => {
-  const defaults = { ...DEFAULTS, resources: { ...DEFAULTS.resources, memoryRequest: '150Mi' } };
+  const defaults = { ...DEFAULTS, memoryRequest: '150Mi' };
   const result = injectPod(pod(), defaults, 'every-workload');
   if (result.outcome !== 'injected') return t.fail();
   t.deepEqual(sidecarOf(result.template)?.resources, {

@@ -47,7 +47,10 @@ test('inject over an injected pod brings its sidecar to the image asked now; the
     ['sfd-sidecar', 'migrate'],
     'still one sidecar',
   );
-  t.is(injectPod(once, { ...DEFAULTS, image: 'other' }, 'pod-asks').outcome, 'skipped', 'the webhook leaves it alone');
+  const webhook = { ...DEFAULTS, image: 'ghcr.io/sfd-sidecar/sfd-sidecar:9.9.9' };
+  t.is(injectPod(once, webhook, 'pod-asks').outcome, 'skipped', 'the webhook of another version leaves it alone');
+  const elsewhere = injectPod(once, { ...DEFAULTS, image: 'registry.local/sfd-sidecar:0.1.0' }, 'pod-asks');
+  t.is(elsewhere.outcome, 'refused', 'the webhook refuses a sidecar from another repository than the one it adds');
 });
 
 const SHAPES: Record<string, PodTemplate> = {

@@ -1,0 +1,172 @@
+// What injection adds to a pod, defined once: the render writes it, and uninject, audit and the
+// chart's admission policy (through a file generated from this one) read it back. A name or value
+// that two of them spell on their own drifts apart, and then uninject leaves a piece behind or the
+// policy refuses the pods injection makes.
+import { SETTINGS } from '../config/settings.js';
+
+export const PREFIX = 'sfd-sidecar.io/';
+
+/**
+ * The label a pod asks with ("true") or opts out with ("false"): unlike an annotation, the webhook's
+ * objectSelector can see it, so a pod that did not ask never reaches the webhook.
+ */
+export const INJECT_LABEL = `${PREFIX}inject`;
+/** The value of INJECT_LABEL on a namespace whose every pod asks (unless labelled "false"). */
+export const NAMESPACE_OPT_IN = 'enabled';
+/** The label an injected pod carries: what a PodMonitor selects. */
+export const INJECTED_LABEL = `${PREFIX}injected`;
+/** The label of the injector's own pods, which the webhook never sees. */
+export const INJECTOR_LABEL = `${PREFIX}injector`;
+
+/** The annotations injection writes, saying what it did. */
+export const WRITTEN = {
+  /** `injected` once the sidecar is in the pod. */
+  status: `${PREFIX}status`,
+  /** The ports the sidecar listens on, `signing=P,admin=Q`. */
+  ports: `${PREFIX}ports`,
+  /** The sidecar's version, as `sfd-sidecar --version` prints it. */
+  version: `${PREFIX}version`,
+  /**
+   * `added` when injection labelled the pod INJECT_LABEL itself (a pod `inject` or the Kustomize component
+   * was given carries the label, so that the webhook judges it and the admission policy admits it);
+   * uninject takes the label away again.
+   */
+  injectLabel: `${PREFIX}inject-label`,
+} as const;
+
+export const LABEL_ADDED = 'added';
+
+/** The value of WRITTEN.ports for the ports the sidecar listens on. */
+export const portsAnnotation = (ports: { readonly signing: number; readonly admin: number }): string =>
+  `signing=${ports.signing},admin=${ports.admin}`;
+
+/** The ports WRITTEN.ports names, or null when it is not a value injection writes. */
+export function portsFromAnnotation(text: string | undefined): { signing: number; admin: number } | null {
+  const match = /^signing=(\d{1,5}),admin=(\d{1,5})$/.exec(text ?? '');
+  return match ? { signing: Number(match[1]), admin: Number(match[2]) } : null;
+}
+
+/** What each written annotation says, for the reference page. */
+export const WRITTEN_MEANING: Readonly<Record<keyof typeof WRITTEN, string>> = {
+  status: '`injected` once the sidecar is in the pod (a second injection adds nothing)',
+  ports: 'the ports the sidecar listens on, `signing=P,admin=Q`',
+  version: 'the version of the sidecar, as `sfd-sidecar --version` prints it (what upgrades compare)',
+  injectLabel: `\`${LABEL_ADDED}\` when injection added the inject label itself; uninject takes the label away again`,
+};
+
+export const INJECTED_STATUS = 'injected';
+
+/** Where Prometheus finds the sidecar when the pod names no scrape target of its own. */
+export const PROMETHEUS_ANNOTATIONS = ['prometheus.io/scrape', 'prometheus.io/port', 'prometheus.io/path'] as const;
+export const METRICS_PATH = '/metrics';
+
+export const SIDECAR_NAME = 'sfd-sidecar';
+/** The environment variable application containers find the sidecar by. */
+export const SIDECAR_URL_ENV = 'SFD_SIDECAR_URL';
+export const KEYSTORE_VOLUME = 'sfd-sidecar-keystore';
+export const KEYSTORE_MOUNT = '/etc/sfd-sidecar/keys';
+/** r--r--r--: readable by the sidecar's user whether or not the pod sets fsGroup. */
+export const KEYSTORE_FILE_MODE = 0o444;
+export const ADMIN_PORT_NAME = 'sfd-admin';
+
+/** Node and the entry script in the image, for the classic form's postStart hook. */
+const IMAGE_NODE = '/nodejs/bin/node';
+const IMAGE_SCRIPT = '/app/dist/src/main.js';
+/** The startup probe's window: the application waits this long at most for the sidecar. */
+export const STARTUP_PERIOD_SECONDS = 1;
+export const STARTUP_FAILURE_THRESHOLD = 30;
+/** A classic sidecar gets SIGTERM with the application and serves its last calls for this long. */
+export const CLASSIC_SHUTDOWN_DELAY_MS = 5000;
+
+/** The classic form's postStart hook: the kubelet starts the application once it returns. */
+export const WAIT_READY_COMMAND: readonly string[] = [
+  IMAGE_NODE,
+  IMAGE_SCRIPT,
+  'wait-ready',
+  '--timeout-ms',
+  String(STARTUP_PERIOD_SECONDS * STARTUP_FAILURE_THRESHOLD * 1000),
+];
+
+/** The sidecar's restricted security context; its user and group unless the platform assigns them. */
+export function sidecarSecurityContext(user: number | 'platform'): Record<string, unknown> {
+  return {
+    runAsNonRoot: true,
+    ...(user === 'platform' ? {} : { runAsUser: user, runAsGroup: user }),
+    allowPrivilegeEscalation: false,
+    readOnlyRootFilesystem: true,
+    capabilities: { drop: ['ALL'] },
+    seccompProfile: { type: 'RuntimeDefault' },
+  };
+}
+
+/** The variables injection itself writes into the sidecar's environment. */
+export const INJECTED_ENV: readonly string[] = [
+  SETTINGS.listen.env,
+  SETTINGS.adminListen.env,
+  SETTINGS.keystoreFile.env,
+  SETTINGS.profile.env,
+  SETTINGS.upstreamUrl.env,
+  SETTINGS.signatureVersion.env,
+  SETTINGS.shutdownDelayMs.env,
+  SETTINGS.allowedProfiles.env,
+  SETTINGS.profileHeader.env,
+];
+
+/**
+ * The variables an injected sidecar always holds as literal values: where it listens, where its keys
+ * are and which profiles it signs as. No ConfigMap or Secret may give them.
+ */
+export const LITERAL_ENV: readonly string[] = [
+  SETTINGS.listen.env,
+  SETTINGS.adminListen.env,
+  SETTINGS.keystoreFile.env,
+  SETTINGS.profile.env,
+  SETTINGS.allowedProfiles.env,
+  SETTINGS.profileHeader.env,
+];
+
+/**
+ * Settings a ConfigMap or Secret the pod names may never give: where the keys come from, files of
+ * settings, and which profiles the sidecar signs as (only the injection says that, so a policy's check
+ * of them holds).
+ */
+const NEVER_FROM_OBJECTS = new Set<string>([
+  SETTINGS.envFile.env,
+  SETTINGS.keystoreFile.env,
+  SETTINGS.accessKeyId.env,
+  SETTINGS.accessKeySecret.env,
+  SETTINGS.accessKeySecretFile.env,
+  SETTINGS.profile.env,
+  SETTINGS.allowedProfiles.env,
+  SETTINGS.profileHeader.env,
+]);
+
+/** The variables `serve` reads that a ConfigMap or Secret the pod names may set, less those injection set. */
+export function settingsObjectsMaySet(setByInjection: ReadonlySet<string>): string[] {
+  return Object.values(SETTINGS)
+    .filter((setting) => (setting.commands as readonly string[]).includes('serve'))
+    .map((setting) => setting.env)
+    .filter((name) => !NEVER_FROM_OBJECTS.has(name) && !setByInjection.has(name));
+}
+
+/** Every variable an injected sidecar's environment may hold: what the admission policy admits. */
+export function sidecarEnvNames(): string[] {
+  return [...new Set([...INJECTED_ENV, ...settingsObjectsMaySet(new Set())])];
+}
+
+/**
+ * The container fields injection never sets that would change what the sidecar's process runs or
+ * reads: its command, a working directory, variables by the batch, devices, a terminal. Named one by
+ * one rather than as an allow-list because the admission policy's CEL can test a field of a typed
+ * object but not list them; a field the Container API gains later is not in this list.
+ */
+export const FORBIDDEN_FIELDS: readonly string[] = [
+  'command',
+  'args',
+  'workingDir',
+  'envFrom',
+  'volumeDevices',
+  'stdin',
+  'stdinOnce',
+  'tty',
+];

@@ -1,0 +1,72 @@
+// The decision on one pod: its shape checked first (nothing else can be read from a pod of the wrong
+// types), its facts computed once, then every rule in order; the first that fails decides, and what it
+// does to the pod is its reason's action (reasons.ts). Pure: no I/O.
+import type { InjectionOptions } from '../options.js';
+import type { PodTemplate, StringMap } from '../pod.js';
+import { choosePorts, type ChosenPorts } from './choose-ports.js';
+import { podFacts, type OptIn, type PodFacts } from './facts.js';
+import { podShapeProblems } from './pod-shape.js';
+import { REASONS, type ReasonCode } from './reasons.js';
+import { RULES, type RuleContext } from './rules.js';
+
+export interface DecideInput {
+  readonly defaults: InjectionOptions;
+  readonly optIn: OptIn;
+  /** Annotations of the workload around the template (the template's own win). */
+  readonly inherited?: Readonly<StringMap>;
+  readonly entitlement?: RuleContext['entitlement'];
+}
+
+export type Decision =
+  | { readonly kind: 'inject'; readonly facts: PodFacts; readonly ports: ChosenPorts; readonly moves: string[] }
+  /** The pod carries a sidecar that passes every rule: it is left as it is. */
+  | { readonly kind: 'keep'; readonly facts: PodFacts }
+  | {
+      readonly kind: 'skip';
+      readonly facts: PodFacts;
+      /** The rule that decided. */
+      readonly rule: string;
+      readonly reason: ReasonCode;
+      readonly problems: readonly string[];
+      /** Skipped because it cannot safely run the sidecar, when only its namespace asked: a warning. */
+      readonly warning: boolean;
+    }
+  | {
+      readonly kind: 'refuse';
+      /** Absent when the pod's shape is wrong: then nothing else is known of it. */
+      readonly facts?: PodFacts;
+      /** The rule that decided. */
+      readonly rule: string;
+      readonly reason: ReasonCode;
+      readonly problems: readonly string[];
+    };
+
+export function decide(template: unknown, input: DecideInput): Decision {
+  const shape = podShapeProblems(template);
+  if (shape.length > 0) return { kind: 'refuse', rule: 'hasThePodShape', reason: 'pod-shape', problems: shape };
+  const pod = template as PodTemplate;
+  const facts = podFacts(pod, input.defaults, input.optIn, input.inherited ?? {});
+  const ports =
+    facts.carried === null
+      ? choosePorts(pod.spec, {
+          signing: facts.options.signingPort,
+          admin: facts.options.adminPort,
+          signingFixed: facts.options.signingPortFromAnnotation,
+        })
+      : null;
+  const context: RuleContext = { defaults: input.defaults, entitlement: input.entitlement, ports };
+  for (const rule of RULES) {
+    const found = rule(facts, context);
+    if (found === null) continue;
+    const { action } = REASONS[found.reason];
+    const decided = { facts, rule: rule.name, reason: found.reason, problems: found.problems };
+    if (action === 'skip') return { kind: 'skip', ...decided, warning: false };
+    if (action === 'unsafe' && !facts.askedItself && facts.carried === null)
+      return { kind: 'skip', ...decided, warning: true };
+    return { kind: 'refuse', ...decided };
+  }
+  if (facts.carried !== null) return { kind: 'keep', facts };
+  // Every rule held, so the ports were found.
+  const chosen = ports as { ok: true; ports: ChosenPorts; moves: string[] };
+  return { kind: 'inject', facts, ports: chosen.ports, moves: chosen.moves };
+}

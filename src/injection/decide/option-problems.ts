@@ -1,0 +1,47 @@
+// The options of a pod taken together: what each annotation cannot say alone. A key store Secret must
+// be named somewhere, the profiles a caller may pick come with the header it picks them by, and the
+// sidecar's memory limit leaves room for its heap, with no request above its limit.
+import { SETTINGS } from '../../config/settings.js';
+import { formatQuantity, parseQuantity } from '../../config/quantity.js';
+import { annotationOf, type PodOptions } from '../options.js';
+import { MIN_MEMORY_LIMIT_BYTES } from '../sidecar-resources.js';
+
+export function optionProblems(options: PodOptions, annotations: Readonly<Record<string, string>>): string[] {
+  const problems: string[] = [];
+  if (options.allowedProfiles.length > 0 !== (options.profileHeader !== null))
+    problems.push(
+      `annotations ${annotationOf('allowedProfiles')} and ${annotationOf('profileHeader')}: give both (the ` +
+        'profiles a caller may pick, and the header it picks them by) or neither',
+    );
+  problems.push(...resourceProblems(options, annotations));
+  if (options.keystoreSecret === null)
+    problems.push(
+      `no key store Secret: set ${annotationOf('keystoreSecret')} on the pod, or --keystore-secret ` +
+        `(${SETTINGS.keystoreSecret.env}) for all`,
+    );
+  return problems;
+}
+
+/** A memory limit the sidecar cannot run in, or a request above its limit, named with both numbers. */
+function resourceProblems(options: PodOptions, annotations: Readonly<Record<string, string>>): string[] {
+  const from = (key: 'memoryLimit' | 'memoryRequest' | 'cpuRequest', setting: string): string => {
+    const annotation = annotationOf(key)!;
+    return annotations[annotation] === undefined ? setting : `annotation ${annotation}`;
+  };
+  const problems: string[] = [];
+  if ((parseQuantity(options.memoryLimit) ?? 0) < MIN_MEMORY_LIMIT_BYTES)
+    problems.push(
+      `${from('memoryLimit', SETTINGS.sidecarMemoryLimit.env)}: ${options.memoryLimit} is below the ` +
+        `${formatQuantity('memory', MIN_MEMORY_LIMIT_BYTES)} the sidecar's heap cap and runtime need`,
+    );
+  const pairs = [
+    ['memory', options.memoryRequest, options.memoryLimit, 'memoryRequest', SETTINGS.sidecarMemoryRequest.env],
+    ['cpu', options.cpuRequest, options.cpuLimit, 'cpuRequest', SETTINGS.sidecarCpuRequest.env],
+  ] as const;
+  for (const [resource, request, limit, key, setting] of pairs) {
+    if (limit === '') continue;
+    if ((parseQuantity(request) ?? 0) > (parseQuantity(limit) ?? Infinity))
+      problems.push(`${from(key, setting)}: the ${resource} request ${request} is above the limit ${limit}`);
+  }
+  return problems;
+}

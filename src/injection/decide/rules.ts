@@ -1,0 +1,131 @@
+// The rules a pod is judged by, in order: each is a named function of the pod's facts that returns the
+// reason it fails (with a sentence per problem), or null when it holds. Every pod goes through every
+// rule, a pod that already carries a sidecar included (then the rules judge the sidecar it carries). A
+// new refusal is one rule here and one row in reasons.ts.
+import { INJECT_LABEL, KEYSTORE_VOLUME } from '../contract.js';
+import { entitlementProblem, type EntitlementPolicy } from '../policy/entitlement-policy.js';
+import type { InjectionOptions } from '../options.js';
+import type { PodFacts } from './facts.js';
+import { keyIsolationProblems } from './key-isolation.js';
+import { optionProblems } from './option-problems.js';
+import type { ChosenPorts } from './choose-ports.js';
+import type { ReasonCode } from './reasons.js';
+import { podResourceProblems } from './pod-resources.js';
+import { repositoryOf, sidecarDeviations } from './sidecar-deviations.js';
+import { sidecarResources } from '../sidecar-resources.js';
+import { windowsOnly } from './windows-pod.js';
+
+export interface Finding {
+  readonly reason: ReasonCode;
+  readonly problems: readonly string[];
+}
+
+/** What the rules weigh besides the pod: the defaults, the policy in force, and where the pod is. */
+export interface RuleContext {
+  readonly defaults: InjectionOptions;
+  readonly entitlement?: {
+    readonly policy: EntitlementPolicy;
+    /** The pod's object, as messages name it. */
+    readonly object: string;
+    readonly namespace: string;
+  };
+  /** The ports the sidecar would take (fresh injections only), or why none fit. */
+  readonly ports: { ok: true; ports: ChosenPorts; moves: string[] } | { ok: false; problem: string } | null;
+}
+
+export type Rule = (facts: PodFacts, context: RuleContext) => Finding | null;
+
+const finding = (reason: ReasonCode, problems: readonly string[]): Finding | null =>
+  problems.length === 0 ? null : { reason, problems };
+
+export function asksForTheSidecar(facts: PodFacts): Finding | null {
+  const { value, carrier } = facts.flag;
+  if (value === 'false') return finding('opted-out', [`${carrier} ${INJECT_LABEL}: "false"`]);
+  if (value !== undefined && value !== 'true')
+    return finding('annotation', [
+      `${carrier} ${INJECT_LABEL}: must be "true" or "false" (got ${JSON.stringify(value)})`,
+    ]);
+  if (value === undefined && facts.optIn === 'pod-asks')
+    return finding('not-asked', [`not labelled ${INJECT_LABEL}: "true"`]);
+  return null;
+}
+
+export function carriesOnlyWhatInjectionMakes(facts: PodFacts, context: RuleContext): Finding | null {
+  const carried = facts.carried;
+  if (carried === null) return null;
+  const repository = repositoryOf(context.defaults.image);
+  const problems = sidecarDeviations(carried.container, { repository }).map((p) => `its sidecar differs: ${p}`);
+  if (!carried.profiles.ok) problems.push(`its sidecar's profiles cannot be judged: ${carried.profiles.why}`);
+  return finding('carried-sidecar', problems);
+}
+
+export function runsOnLinux(facts: PodFacts): Finding | null {
+  const windows = windowsOnly(facts.template.spec);
+  return windows === null
+    ? null
+    : finding('windows', [`it runs on Windows nodes (${windows}); the sidecar's image is Linux-only`]);
+}
+
+export function keepsItsOwnNetwork(facts: PodFacts): Finding | null {
+  if (facts.template.spec.hostNetwork !== true) return null;
+  return finding('host-network', [
+    "the pod uses the host network: there 127.0.0.1 is the node's, and every host-network pod on the node " +
+      'could sign with the key',
+  ]);
+}
+
+export function annotationsAreReadable(facts: PodFacts): Finding | null {
+  if (facts.carried !== null) return null;
+  return finding('annotation', [...facts.optionProblems, ...optionProblems(facts.options, facts.annotations)]);
+}
+
+export function entitledToItsProfiles(facts: PodFacts, context: RuleContext): Finding | null {
+  const { entitlement } = context;
+  if (entitlement === undefined || facts.profiles === null) return null;
+  const workload = { ...entitlement, serviceAccount: facts.serviceAccount };
+  const denied = entitlementProblem(entitlement.policy, workload, facts.profiles);
+  return denied === null ? null : finding('not-entitled', [denied]);
+}
+
+export function keepsKeysFromTheApplication(facts: PodFacts): Finding | null {
+  const spec = facts.template.spec;
+  const taken =
+    facts.carried === null && (spec.volumes ?? []).some((v) => v.name === KEYSTORE_VOLUME)
+      ? [`the pod already has a volume named ${KEYSTORE_VOLUME}`]
+      : [];
+  if (taken.length > 0) return finding('key-access', taken);
+  return finding('key-access', keyIsolationProblems({ spec, ...facts.isolation }));
+}
+
+export function completesWithItsSidecar(facts: PodFacts): Finding | null {
+  const restart = facts.template.spec.restartPolicy;
+  if (facts.mode !== 'classic' || (restart !== 'Never' && restart !== 'OnFailure')) return null;
+  return finding('job-in-classic-mode', [
+    `the pod runs to completion (restartPolicy ${restart}), and a classic sidecar never exits, so it would ` +
+      'never complete: use the native mode (sfd-sidecar.io/mode: native, Kubernetes 1.29+)',
+  ]);
+}
+
+export function fitsPodResources(facts: PodFacts): Finding | null {
+  if (facts.carried !== null) return null;
+  return finding('pod-resources', podResourceProblems(facts.template.spec, sidecarResources(facts.options)));
+}
+
+export function findsFreePorts(facts: PodFacts, context: RuleContext): Finding | null {
+  if (facts.carried !== null || context.ports === null || context.ports.ok) return null;
+  return finding('ports', [context.ports.problem]);
+}
+
+/** The rules, in the order a pod meets them: the first that fails decides. */
+export const RULES: readonly Rule[] = [
+  asksForTheSidecar,
+  carriesOnlyWhatInjectionMakes,
+  runsOnLinux,
+  keepsItsOwnNetwork,
+  annotationsAreReadable,
+  entitledToItsProfiles,
+  keepsKeysFromTheApplication,
+  completesWithItsSidecar,
+  fitsPodResources,
+  findsFreePorts,
+];

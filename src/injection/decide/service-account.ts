@@ -1,0 +1,7 @@
+// The service account a pod runs as, as the API server decides it: `serviceAccountName`, else the
+// older `serviceAccount` it still accepts as an alias (an empty name counts as none), else `default`.
+export function serviceAccountOf(spec: { serviceAccountName?: unknown; serviceAccount?: unknown } | undefined): string {
+  for (const named of [spec?.serviceAccountName, spec?.serviceAccount])
+    if (typeof named === 'string' && named !== '') return named;
+  return 'default';
+}

@@ -1,0 +1,91 @@
+// How a container that presents itself as the sidecar differs from what injection makes. Whatever it
+// carries besides (a command of its own, an exec probe or hook, a volume or working directory the
+// application can write, a variable such as NODE_OPTIONS, a looser security context) runs in the one
+// process that holds the keys. Its variables, mount, probes and hook are held to allow-lists; its other
+// fields to what the API server lets a container add (FORBIDDEN_FIELDS), judged by value where the API
+// server fills a default in. The chart's admission policy enforces the same (both read contract.ts).
+import { isRecord } from '../../text/is-record.js';
+import { FORBIDDEN_FIELDS, KEYSTORE_MOUNT, LITERAL_ENV, sidecarEnvNames, WAIT_READY_COMMAND } from '../contract.js';
+import type { Container } from '../pod.js';
+
+const ALLOWED_ENV = new Set(sidecarEnvNames());
+const LITERAL = new Set(LITERAL_ENV);
+const PROBES = ['startupProbe', 'readinessProbe', 'livenessProbe'] as const;
+const MOUNT_FIELDS = new Set(['name', 'mountPath', 'readOnly']);
+/** The terminationMessagePath every container gets by default. */
+const TERMINATION_LOG = '/dev/termination-log';
+
+/** Each way the container differs from an injected sidecar; empty when it is one. */
+export function sidecarDeviations(container: Container, image: { readonly repository: string }): string[] {
+  const found: string[] = [];
+  const own = FORBIDDEN_FIELDS.filter((field) => container[field] !== undefined && container[field] !== null);
+  if (own.length > 0) found.push(`it sets ${own.join(', ')}, which injection never does`);
+  const path = container.terminationMessagePath;
+  if (path !== undefined && path !== TERMINATION_LOG) found.push('it sets a terminationMessagePath of its own');
+  if (typeof container.image !== 'string' || repositoryOf(container.image) !== image.repository)
+    found.push(`its image is not from ${image.repository}`);
+  const env = (container.env ?? []).map((e) => e.name).filter((name) => !ALLOWED_ENV.has(name));
+  if (env.length > 0) found.push(`its env sets ${[...new Set(env)].join(', ')}, which injection never writes`);
+  const indirect = (container.env ?? []).filter((e) => LITERAL.has(e.name) && e.valueFrom !== undefined);
+  if (indirect.length > 0)
+    found.push(`its env takes ${indirect.map((e) => e.name).join(', ')} from valueFrom, where injection writes values`);
+  const mounts = container.volumeMounts ?? [];
+  if (mounts.length !== 1) found.push(`it mounts ${mounts.length} volumes; injection mounts the key store only`);
+  for (const mount of mounts) {
+    const loose = Object.keys(mount).filter((field) => !MOUNT_FIELDS.has(field));
+    if (mount.mountPath !== KEYSTORE_MOUNT || mount.readOnly !== true || loose.length > 0)
+      found.push(`its mount of ${mount.name} is not the key store's (read-only at ${KEYSTORE_MOUNT}, no subPath)`);
+  }
+  for (const probe of PROBES) {
+    const value = container[probe];
+    if (value !== undefined && (!isRecord(value) || !isRecord(value.httpGet) || PROBE_ACTIONS.some((a) => a in value)))
+      found.push(`its ${probe} is not an httpGet probe`);
+  }
+  if (container.lifecycle !== undefined && !isWaitReadyHook(container.lifecycle))
+    found.push('its lifecycle hooks are not the wait-ready hook injection adds');
+  found.push(...securityDeviations(container.securityContext));
+  return found;
+}
+
+const PROBE_ACTIONS = ['exec', 'tcpSocket', 'grpc'];
+
+function securityDeviations(context: Container['securityContext']): string[] {
+  if (!isRecord(context)) return ['it has no security context'];
+  const found: string[] = [];
+  const own = ['seLinuxOptions', 'windowsOptions'].filter((field) => context[field] !== undefined);
+  if (own.length > 0) found.push(`its securityContext sets ${own.join(', ')}`);
+  if (context.privileged === true) found.push('it is privileged');
+  if (context.runAsNonRoot !== true || context.allowPrivilegeEscalation !== false)
+    found.push('its securityContext does not set runAsNonRoot: true and allowPrivilegeEscalation: false');
+  if (context.readOnlyRootFilesystem !== true) found.push('its root filesystem is not read-only');
+  if (context.runAsUser === 0) found.push('it runs as root');
+  if (context.procMount !== undefined && context.procMount !== 'Default') found.push('its procMount is not Default');
+  for (const profile of ['seccompProfile', 'appArmorProfile'])
+    if (isRecord(context[profile]) && context[profile].type === 'Unconfined')
+      found.push(`its ${profile} is Unconfined`);
+  const capabilities = context.capabilities;
+  if ((capabilities?.add ?? []).length > 0 || !(capabilities?.drop ?? []).some((c) => c.toUpperCase() === 'ALL'))
+    found.push('its capabilities are not dropped whole (drop ALL, add none)');
+  return found;
+}
+
+function isWaitReadyHook(lifecycle: unknown): boolean {
+  if (!isRecord(lifecycle) || Object.keys(lifecycle).join() !== 'postStart') return false;
+  const postStart = lifecycle.postStart;
+  if (!isRecord(postStart) || Object.keys(postStart).join() !== 'exec' || !isRecord(postStart.exec)) return false;
+  const command = postStart.exec.command;
+  return (
+    Object.keys(postStart.exec).join() === 'command' &&
+    Array.isArray(command) &&
+    command.length === WAIT_READY_COMMAND.length &&
+    command.every((word, index) => word === WAIT_READY_COMMAND[index])
+  );
+}
+
+/** An image reference's repository: what stands before its tag or digest. */
+export function repositoryOf(image: string): string {
+  const at = image.indexOf('@');
+  const name = at === -1 ? image : image.slice(0, at);
+  const colon = name.lastIndexOf(':');
+  return colon > name.lastIndexOf('/') ? name.slice(0, colon) : name;
+}

