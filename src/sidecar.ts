@@ -10,7 +10,7 @@ import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
 import { SIDECAR_ERRORS } from './errors.js';
 import type { KeyRing } from './keys/key-ring.js';
-import { createProfileResolver, resolveProfileByName } from './keys/profile-resolver.js';
+import { createProfileResolver, resolveProfileByName, signableProfiles } from './keys/profile-resolver.js';
 import { currentKey } from './keys/select-key.js';
 import type { Logger, LogValue } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
@@ -143,8 +143,9 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     };
     return { ready: reasons.length === 0, reasons, keystore };
   };
+  const signable = signableProfiles(profiles);
   options.metrics.observeKeys({
-    keys: () => keyStates(options),
+    keys: () => keyStates(options, signable),
     lastSuccessMs: () => options.ring.status().lastSuccessAt,
     ready: () => readiness().ready,
   });
@@ -218,11 +219,16 @@ function defaultProfileProblems(options: SidecarOptions): string[] {
   return currentKey(resolution.resolved.profile, options.now()) ? [] : [`profile "${name}" has no key valid now`];
 }
 
+/** The keys of the profiles this sidecar signs with; the store's other profiles are other applications'. */
 function keyStates(
   options: SidecarOptions,
+  signable: ReadonlySet<string>,
 ): { profile: string; accessKeyId: string; notAfterMs: number | null; current: boolean }[] {
   const now = options.now();
-  return [...(options.ring.store()?.profiles.values() ?? [])].flatMap((profile) => {
+  const store = options.ring.store();
+  return [...signable].flatMap((name) => {
+    const profile = store?.profiles.get(name);
+    if (!profile) return [];
     const current = currentKey(profile, now)?.accessKeyId;
     return profile.keys.map((stored) => ({
       profile: profile.name,

@@ -10,6 +10,7 @@ import type { RunningEmulator } from '../emulator/start-emulator.js';
 import { createKeyRing, type KeyRing } from '../keys/key-ring.js';
 import { singleKeyStore } from '../keys/key-store.js';
 import type { KeyStoreReloader } from '../keys/key-store-reloader.js';
+import { signableProfiles } from '../keys/profile-resolver.js';
 import { createLogger, describeError, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { formatAddress, formatHostPort } from '../server/listen.js';
@@ -134,6 +135,11 @@ async function loadKeys(
     debounceMs: source.debounceMs,
     intervalMs: source.reloadIntervalMs,
     expiryWarningDays: config.keyExpiryWarningDays,
+    profiles: signableProfiles({
+      defaultProfile: config.profile,
+      header: config.profileHeader,
+      allowed: new Set(config.allowedProfiles),
+    }),
   });
   await reloader.reload('start');
   reloader.start();

@@ -1,4 +1,6 @@
-// Warns, at most once a day per key, of keys within the warning window of their notAfter.
+// Warns, at most once a day per key, of keys within the warning window of their notAfter: the keys of
+// the profiles the sidecar signs with only, as a shared key store also holds other applications' keys,
+// whose ids are theirs to see.
 import type { Logger } from '../observability/logger.js';
 import type { KeyStore } from './key-store.js';
 
@@ -9,12 +11,15 @@ export type ExpiryWarningState = Map<string, number>;
 
 export function warnOfExpiringKeys(
   store: KeyStore,
+  profiles: ReadonlySet<string>,
   nowMs: number,
   windowDays: number,
   state: ExpiryWarningState,
   logger: Logger,
 ): void {
-  for (const profile of store.profiles.values()) {
+  for (const name of profiles) {
+    const profile = store.profiles.get(name);
+    if (!profile) continue;
     for (const stored of profile.keys) {
       if (stored.notAfter === null || stored.notAfter <= nowMs || stored.notAfter - nowMs > windowDays * DAY_MS)
         continue;

@@ -27,6 +27,8 @@ export interface ReloaderOptions extends KeyStoreFiles {
   readonly debounceMs: number;
   readonly intervalMs: number;
   readonly expiryWarningDays: number;
+  /** The profiles the sidecar signs with: the only ones whose keys its log lines name. */
+  readonly profiles: ReadonlySet<string>;
 }
 
 export interface KeyStoreReloader {
@@ -80,7 +82,7 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
     const keys = [...parsed.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
     logger.info('key store loaded', { reason, profiles: parsed.store.profiles.size, keys });
     for (const warning of parsed.warnings) logger.warn('key store loaded with a likely mistake', { warning });
-    warnOfExpiringKeys(parsed.store, now, options.expiryWarningDays, warnings, logger);
+    warnOfExpiringKeys(parsed.store, options.profiles, now, options.expiryWarningDays, warnings, logger);
     return 'success';
   }
 
@@ -133,7 +135,7 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
         void reload('timer').then((result) => {
           const store = ring.store();
           if (result !== 'failure' && store)
-            warnOfExpiringKeys(store, options.now(), options.expiryWarningDays, warnings, logger);
+            warnOfExpiringKeys(store, options.profiles, options.now(), options.expiryWarningDays, warnings, logger);
         });
       }, options.intervalMs);
       interval.unref();

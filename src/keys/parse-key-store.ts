@@ -1,9 +1,11 @@
 // Turns a key store file's text into a KeyStore, or into every problem found, in one run: each profile
 // and key is checked field by field, and the checks that need a field (windows, duplicates, secret
 // files) run wherever that field is right. Problems give their line and column and what is allowed.
-// They quote nothing of the file but what has passed as a profile name or an access key id in its
+// They quote nothing of the file but what has passed as a profile name or a secret file's path in its
 // place: a secret written one line off lands where a field name or a name is expected, and these
-// messages reach /readyz and the log. Warnings are for what works but is likely a mistake.
+// messages reach /readyz and the log. Nor do they quote an access key id: every sidecar reading a
+// shared store shows them, a key id is for its own profile's users, and its place already says which key.
+// Warnings are for what works but is likely a mistake.
 import { dirname, isAbsolute, join } from 'node:path';
 import { parseUpstreamUrl, type UpstreamTarget } from '../config/parsers.js';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
@@ -115,10 +117,11 @@ async function buildProfile(
   if (!Array.isArray(profile.keys) || profile.keys.length === 0)
     found.problem(keysAt.path, keysAt.label, 'must be a list of one key or more');
   else {
-    const seen = new Set<string>();
+    // Each access key id, with the index of the key that has it first.
+    const seen = new Map<string, number>();
     for (const [index, entry] of profile.keys.entries()) {
       const keyAt = { path: [...keysAt.path, index], label: `${keysAt.label}[${index}]` };
-      const key = await buildKey(entry, keyAt, baseDir, files, found, seen);
+      const key = await buildKey(entry, index, keyAt, baseDir, files, found, seen);
       if (key) keys.push(key);
     }
   }
@@ -127,11 +130,12 @@ async function buildProfile(
 
 async function buildKey(
   entry: unknown,
+  index: number,
   at: At,
   baseDir: string,
   files: KeyStoreFiles,
   found: Findings,
-  seen: Set<string>,
+  seen: Map<string, number>,
 ): Promise<StoredKey | null> {
   if (!isRecord(entry)) {
     found.problem(at.path, at.label, 'must be an object with accessKeyId and secret or secretFile');
@@ -153,8 +157,10 @@ async function buildKey(
   const idAt = child(at, 'accessKeyId');
   if (entry.accessKeyId === undefined) found.problem(at.path, idAt.label, 'required, the access key id');
   if (id !== undefined) {
-    if (seen.has(id)) found.problem(idAt.path, idAt.label, `${id} appears twice in this profile`);
-    seen.add(id);
+    const first = seen.get(id);
+    if (first !== undefined)
+      found.problem(idAt.path, idAt.label, `the same as keys[${first}].accessKeyId; a profile lists each key once`);
+    else seen.set(id, index);
   }
   const notBefore = typeof value.notBefore === 'string' ? Date.parse(value.notBefore) : null;
   const notAfter = typeof value.notAfter === 'string' ? Date.parse(value.notAfter) : null;

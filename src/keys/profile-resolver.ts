@@ -38,6 +38,17 @@ export interface ProfileResolverOptions {
 
 export type ProfileResolver = (headers: IncomingHttpHeaders) => ProfileResolution;
 
+/**
+ * The profiles a request can sign with: the default, and with the header those it allows. The only
+ * profiles of a shared key store whose names and key ids the sidecar shows (metrics, log), since the
+ * store also holds the other applications' profiles.
+ */
+export function signableProfiles(
+  options: Pick<ProfileResolverOptions, 'defaultProfile' | 'header' | 'allowed'>,
+): ReadonlySet<string> {
+  return new Set([options.defaultProfile, ...(options.header === null ? [] : options.allowed)]);
+}
+
 export function createProfileResolver(options: ProfileResolverOptions): ProfileResolver {
   // Each profile's resolution, with its merged signing settings, built once instead of per request.
   const resolutions = new WeakMap<Profile, ProfileResolution>();

@@ -94,14 +94,16 @@ export const METRIC_DEFINITIONS = [
     name: 'sfd_key_not_after_timestamp_seconds',
     type: 'gauge',
     labels: ['profile', 'access_key_id'],
-    help: 'When each key stops being used (Unix time); keys without notAfter are not listed.',
+    help:
+      'When each key of the profiles this sidecar signs with stops being used (Unix time); keys without ' +
+      'notAfter are not listed.',
   },
   {
     for: SIDECAR,
     name: 'sfd_key_current',
     type: 'gauge',
     labels: ['profile', 'access_key_id'],
-    help: '1 for the key each profile signs with now, 0 for its other keys.',
+    help: '1 for the key each profile this sidecar signs with uses now, 0 for its other keys.',
   },
   {
     for: SIDECAR,

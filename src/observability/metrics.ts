@@ -37,7 +37,10 @@ export interface UpstreamConnectionCounts {
 
 /** What the key metrics are read from at scrape time. */
 export interface KeyMetricsSource {
-  /** Each key of each profile: when it stops, and whether it is the one in use now. */
+  /**
+   * Each key of each profile the sidecar signs with (never the rest of a shared key store): when it
+   * stops, and whether it is the one in use now.
+   */
   keys(): { profile: string; accessKeyId: string; notAfterMs: number | null; current: boolean }[];
   lastSuccessMs(): number | null;
   ready(): boolean;

@@ -1,7 +1,9 @@
 // helm and kubectl for the tests, and validation of rendered objects against the Kubernetes schemas of
 // the kubernetes-models packages.
 import { Ajv } from 'ajv';
+import { ClusterSecretStore } from '@kubernetes-models/external-secrets/external-secrets.io/v1beta1/ClusterSecretStore';
 import { ExternalSecret } from '@kubernetes-models/external-secrets/external-secrets.io/v1beta1/ExternalSecret';
+import { SecretStore } from '@kubernetes-models/external-secrets/external-secrets.io/v1beta1/SecretStore';
 import { PodMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PodMonitor';
 import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import {
@@ -59,6 +61,8 @@ const MODELS: Record<string, new (data: never) => Model> = {
   'monitoring.coreos.com/v1/PodMonitor': PodMonitor,
   'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
   'external-secrets.io/v1beta1/ExternalSecret': ExternalSecret,
+  'external-secrets.io/v1beta1/SecretStore': SecretStore,
+  'external-secrets.io/v1beta1/ClusterSecretStore': ClusterSecretStore,
 };
 
 export interface K8sObject {
@@ -74,6 +78,8 @@ export interface K8sObject {
  */
 const SAME_SCHEMA_AS: Record<string, string> = {
   'external-secrets.io/v1/ExternalSecret': 'external-secrets.io/v1beta1/ExternalSecret',
+  'external-secrets.io/v1/SecretStore': 'external-secrets.io/v1beta1/SecretStore',
+  'external-secrets.io/v1/ClusterSecretStore': 'external-secrets.io/v1beta1/ClusterSecretStore',
 };
 
 /**

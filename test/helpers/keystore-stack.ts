@@ -3,6 +3,7 @@ import { readRegularFile } from '../../src/files/regular-file.js';
 import type { ExecutionContext } from 'ava';
 import { createKeyRing, type KeyRing } from '../../src/keys/key-ring.js';
 import { createKeyStoreReloader, type KeyStoreReloader } from '../../src/keys/key-store-reloader.js';
+import { signableProfiles } from '../../src/keys/profile-resolver.js';
 import type { SidecarOptions } from '../../src/sidecar.js';
 import type { CapturedLogs } from './log-capture.js';
 import { startTestSidecar, toUpstream } from './stack.js';
@@ -34,6 +35,12 @@ export async function startKeyStoreSidecar(
     debounceMs: 50,
     intervalMs: intervalMs ?? 600_000,
     expiryWarningDays: 7,
+    // The profiles startTestSidecar signs with, from the same options and defaults.
+    profiles: signableProfiles({
+      defaultProfile: rest.defaultProfile ?? 'default',
+      header: rest.profileHeader ?? null,
+      allowed: rest.allowedProfiles ?? new Set(),
+    }),
   });
   await reloader.reload('start');
   reloader.start();

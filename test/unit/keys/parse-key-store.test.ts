@@ -122,7 +122,8 @@ test('semantic problems are all listed once the shape is right', async (t) => {
     'line 6, column 9: profiles.billing.keys[0]: give exactly one of secret and secretFile',
     'line 13, column 11: profiles.billing.keys[1].secretFile: does not exist (ENOENT)',
     'line 15, column 9: profiles.billing.keys[2]: notBefore must be earlier than notAfter',
-    'line 22, column 11: profiles.billing.keys[3].accessKeyId: AKFOUR appears twice in this profile',
+    'line 22, column 11: profiles.billing.keys[3].accessKeyId: the same as keys[2].accessKeyId; a profile lists ' +
+      'each key once',
     'line 25, column 9: profiles.billing.keys[4]: give exactly one of secret and secretFile',
   ]);
   t.false(parsed.problems.join('\n').includes(SECRET));
