@@ -31,14 +31,16 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // Injection, a slice whose stages are layers in the order a pod goes through them: what injection
   // adds and its options (the slice's root), the entitlement policy, the rules that decide, the render
   // of a decision, the pipeline that runs both, then what reads and edits manifests, answers reviews,
-  // audits a cluster, keeps the webhook's certificates, and the commands over all of them.
+  // audits a cluster, keeps the webhook's certificates, and the commands over all of them. Beneath
+  // the policy and the certificates, the one loop that re-reads both while the injector runs.
   injection: ['config', 'signing', 'text', 'version.ts'],
-  'injection/policy': ['config', 'files', 'observability', 'text'],
+  'injection/reload': [],
+  'injection/policy': ['config', 'files', 'injection/reload', 'observability', 'text'],
   'injection/decide': ['config', 'injection', 'injection/policy', 'text'],
   'injection/render': ['config', 'injection', 'injection/decide', 'version.ts'],
   'injection/pipeline': ['injection', 'injection/decide', 'injection/render'],
   'injection/manifests': ['injection', 'injection/pipeline', 'injection/policy', 'keys'],
-  'injection/certificates': ['files', 'observability', 'text'],
+  'injection/certificates': ['files', 'injection/reload', 'observability', 'text'],
   'injection/webhook': [
     'admin',
     'config',

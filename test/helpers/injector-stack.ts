@@ -57,7 +57,8 @@ export async function startInjectorStack(
     defaults,
     tls: {
       initial: loaded.pair,
-      watch: (use, current) => watchTlsFiles(files, { logger: logs.logger, use, current, intervalMs: 60_000 }),
+      watch: (use, current) =>
+        watchTlsFiles(files, { logger: logs.logger, use, current, intervalMs: 60_000, stalledAfterMs: 60_000 }),
     },
     limits: DEFAULT_LIMITS,
     logger: logs.logger,

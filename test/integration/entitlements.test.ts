@@ -219,6 +219,7 @@ test('the injector re-reads its policy file when it changes, and keeps the last 
     readFile: readRegularFile,
     logger: logs.logger,
     intervalMs: 60_000,
+    stalledAfterMs: 60_000,
   });
   t.teardown(() => reloader.stop());
   writeFileSync(path, 'entitlements:\n  - namespace: shop\n    profiles: [billing, reports]\n');

@@ -169,32 +169,3 @@ function withCaBundle(configuration: KubeObject, caBundle: string): KubeObject {
   }));
   return { ...configuration, webhooks };
 }
-
-/** Reconciles every `intervalMs` and hands a changed pair to `use`; returns a stop function. */
-export function watchManagedCertificates(
-  managed: ManagedCertificates,
-  options: { logger: Logger; use: (pair: TlsPair) => void; intervalMs: number; current: TlsPair },
-): () => void {
-  let current = options.current;
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    void managed
-      .reconcile()
-      .then((result) => {
-        if (!result.ok)
-          return void options.logger.warn('webhook certificates not reconciled; serving the one in use', {
-            problem: result.problem,
-            validTo: current.validTo,
-          });
-        if (result.pair.cert === current.cert && result.pair.key === current.key) return;
-        current = result.pair;
-        options.use(result.pair);
-        options.logger.info('webhook certificate reloaded', { validTo: result.pair.validTo });
-      })
-      .finally(() => (running = false));
-  }, options.intervalMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}

@@ -11,6 +11,11 @@ import type { ServeDeps } from '../../command/cli-io.js';
 
 /** The certificate files are re-read, and the managed Secret reconciled, this often. */
 const RECONCILE_INTERVAL_MS = 60_000;
+/**
+ * A read or a reconcile not done after this long is given up until the next one: longer than a
+ * reconcile's API calls take when each ends on its own timeout, so it catches only a call that hangs.
+ */
+const STALLED_AFTER_MS = 5 * 60_000;
 const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 const API_TIMEOUT_MS = 10_000;
 const SMALL_FILE_BYTES = 64 * 1024;
@@ -42,7 +47,14 @@ export function readCertificateSettings(
       throw new ConfigError([`${SETTINGS.tlsCertFile.env}/${SETTINGS.tlsKeyFile.env}: ${loaded.problem}`]);
     return {
       initial: loaded.pair,
-      watch: (use, current) => watchTlsFiles(files, { logger, use, current, intervalMs: RECONCILE_INTERVAL_MS }),
+      watch: (use, current) =>
+        watchTlsFiles(files, {
+          logger,
+          use,
+          current,
+          intervalMs: RECONCILE_INTERVAL_MS,
+          stalledAfterMs: STALLED_AFTER_MS,
+        }),
     };
   };
 }
@@ -77,12 +89,17 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
     }
     // The certificate authority (and node-forge) loads only in this mode: an injector given files does
     // not carry it.
-    const [{ DEFAULT_CERTIFICATE_POLICY }, { createKubeApi }, { createManagedCertificates, watchManagedCertificates }] =
-      await Promise.all([
-        import('../certificates/certificate-plan.js'),
-        import('../certificates/kube-api.js'),
-        import('../certificates/managed-certificates.js'),
-      ]);
+    const [
+      { DEFAULT_CERTIFICATE_POLICY },
+      { createKubeApi },
+      { createManagedCertificates },
+      { watchManagedCertificates },
+    ] = await Promise.all([
+      import('../certificates/certificate-plan.js'),
+      import('../certificates/kube-api.js'),
+      import('../certificates/managed-certificates.js'),
+      import('../certificates/watch-managed-certificates.js'),
+    ]);
     const api = createKubeApi({
       baseUrl: `https://${host!.includes(':') ? `[${host}]` : host}:${port}`,
       ca,
@@ -104,7 +121,13 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
     return {
       initial: first.pair,
       watch: (use, current) =>
-        watchManagedCertificates(managed, { logger, use, current, intervalMs: RECONCILE_INTERVAL_MS }),
+        watchManagedCertificates(managed, {
+          logger,
+          use,
+          current,
+          intervalMs: RECONCILE_INTERVAL_MS,
+          stalledAfterMs: STALLED_AFTER_MS,
+        }),
     };
   };
 }

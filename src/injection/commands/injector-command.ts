@@ -10,6 +10,8 @@ import { watchPolicyFile } from '../policy/policy-reloader.js';
 
 /** The policy file is re-read this often as a backstop to watching it. */
 const POLICY_RELOAD_INTERVAL_MS = 30_000;
+/** A read of the policy file not done after this long is given up, so a volume that hangs stops no reload. */
+const POLICY_STALLED_AFTER_MS = 5 * 60_000;
 import { createLogger, describeError } from '../../observability/logger.js';
 import { createMetrics } from '../../observability/metrics.js';
 import type { RunningService } from '../../command/cli-io.js';
@@ -38,7 +40,13 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
   const tls = await openCertificates(logger);
   const policy =
     policyFile &&
-    watchPolicyFile({ ...policyFile, readFile: deps.readFileAsync, logger, intervalMs: POLICY_RELOAD_INTERVAL_MS });
+    watchPolicyFile({
+      ...policyFile,
+      readFile: deps.readFileAsync,
+      logger,
+      intervalMs: POLICY_RELOAD_INTERVAL_MS,
+      stalledAfterMs: POLICY_STALLED_AFTER_MS,
+    });
   if (policyFile) logger.info('entitlement policy loaded', { entitlements: policyFile.policy.entitlements.length });
   else
     logger.warn('no entitlement policy is in force: any pod that asks may use any profile', {

@@ -6,6 +6,7 @@ import { watchDirectories } from '../../files/watch-directories.js';
 import { describeFileProblem } from '../../files/regular-file.js';
 import { MAX_POLICY_BYTES, parseEntitlementPolicy, type EntitlementPolicy } from './entitlement-policy.js';
 import type { Logger } from '../../observability/logger.js';
+import { deadlineAfter, startLastGoodReload, StalledRead } from '../reload/last-good-reload.js';
 
 export interface PolicyReloader {
   readonly current: () => EntitlementPolicy;
@@ -20,31 +21,27 @@ export function watchPolicyFile(options: {
   readonly readFile: (path: string, maxBytes: number) => Promise<string>;
   readonly logger: Logger;
   readonly intervalMs: number;
+  /** A read of the file not done after this long is given up until the next trigger. */
+  readonly stalledAfterMs: number;
 }): PolicyReloader {
-  let current = options.policy;
-  let lastText = options.text;
-  const reload = async (): Promise<void> => {
-    let text: string;
-    try {
-      text = await options.readFile(options.path, MAX_POLICY_BYTES);
-    } catch (error) {
-      return void options.logger.warn('entitlement policy not reloaded; keeping the one in use', {
-        problem: `${options.path}: ${describeFileProblem(error)}`,
-      });
-    }
-    if (text === lastText) return;
-    lastText = text;
-    const parsed = parseEntitlementPolicy(text);
-    if (!parsed.ok)
-      return void options.logger.warn('entitlement policy not reloaded; keeping the one in use', {
-        problems: parsed.problems.join('; '),
-      });
-    current = parsed.policy;
-    options.logger.info('entitlement policy loaded', { entitlements: current.entitlements.length });
-  };
-  const stop = watchDirectories([dirname(options.path)], () => void reload(), {
-    debounceMs: 100,
-    intervalMs: options.intervalMs,
+  const { path, logger } = options;
+  const reload = startLastGoodReload<string, EntitlementPolicy, { problem: string } | { problems: string }>({
+    initial: { input: options.text, value: options.policy },
+    read: () => options.readFile(path, MAX_POLICY_BYTES),
+    parse: (text) => {
+      const parsed = parseEntitlementPolicy(text);
+      return parsed.ok
+        ? { ok: true, value: parsed.policy }
+        : { ok: false, failure: { problems: parsed.problems.join('; ') } };
+    },
+    sameInput: (a, b) => a === b,
+    failureOf: (error) => ({
+      problem: `${path}: ${error instanceof StalledRead ? error.message : describeFileProblem(error)}`,
+    }),
+    triggers: (fire) => watchDirectories([dirname(path)], fire, { debounceMs: 100, intervalMs: options.intervalMs }),
+    deadline: deadlineAfter(options.stalledAfterMs),
+    loaded: (policy) => logger.info('entitlement policy loaded', { entitlements: policy.entitlements.length }),
+    rejected: (failure) => logger.warn('entitlement policy not reloaded; keeping the one in use', failure),
   });
-  return { current: () => current, stop };
+  return { current: reload.current, stop: reload.stop };
 }
