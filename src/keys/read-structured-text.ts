@@ -58,7 +58,7 @@ const DESCRIPTIONS: Readonly<Partial<Record<YAMLError['code'], string>>> = {
   BLOCK_AS_IMPLICIT_KEY: 'a block value used as a key',
   NON_STRING_KEY: 'a key that is not a string',
   KEY_OVER_1024_CHARS: 'a key longer than 1024 characters',
-  RESOURCE_EXHAUSTION: 'aliases that expand too far',
+  RESOURCE_EXHAUSTION: 'aliases that expand too far, or collections nested too deep',
 };
 
 function describeProblem(problem: YamlProblem, text: string, format: 'YAML' | 'JSON'): string {

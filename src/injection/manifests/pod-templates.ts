@@ -61,6 +61,21 @@ export function describeObject(object: KubeObject): string {
   return `${objectName(object)}${namespace}`;
 }
 
+/**
+ * Whether a `containers` key appears anywhere in the value, as kubectl reads it: a value without one
+ * holds no pod template. Walked without recursion, so that no nesting depth is too deep for it.
+ */
+export function mentionsContainers(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== 'object') continue;
+    if (!Array.isArray(next) && Object.hasOwn(next, 'containers')) return true;
+    for (const member of Object.values(next)) pending.push(member);
+  }
+  return false;
+}
+
 export function valueAt(object: unknown, path: readonly string[]): unknown {
   let value = object;
   for (const key of path)
