@@ -6,7 +6,7 @@
 // anchor would reach every place that uses it).
 import { readJsonStream } from './json-stream.js';
 import { readKubeYamlStream, type StreamDocument } from './kube-yaml.js';
-import { describeYamlCode, where } from '../../keys/read-structured-text.js';
+import { describeYamlCode, where, whereIn } from '../../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from '../pipeline/inject-pod.js';
 import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
 import type { InjectionOptions } from '../options.js';
@@ -90,6 +90,7 @@ function editManifestText(text: string, source: string, edit: PodEdit): Injected
 
 function injectYaml(text: string, source: string, edit: PodEdit): InjectedText {
   const stream = readKubeYamlStream(text);
+  const place = whereIn(text);
   const outcomes: WorkloadOutcome[] = [];
   const problems: string[] = [];
   let count = 0;
@@ -97,7 +98,7 @@ function injectYaml(text: string, source: string, edit: PodEdit): InjectedText {
     const at = `${source}, document ${(count += 1)}`;
     if (document.problem) {
       const what = describeYamlCode(document.problem.code as never);
-      problems.push(`${at}: not valid YAML${where(text, document.problem.offset)}: ${what}`);
+      problems.push(`${at}: not valid YAML${place(document.problem.offset)}: ${what}`);
       continue;
     }
     // A document without a `containers` key, however it is spelled, has no pod template: it is left alone.

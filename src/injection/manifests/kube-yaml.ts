@@ -147,7 +147,8 @@ export function readKubeYamlStream(text: string): YamlStream {
         .map((chunk, index) => {
           const document = changed.get(index);
           if (!document) return text.slice(chunk.start, chunk.end);
-          const written = document.toString({ lineWidth: 0 });
+          // Literal, never folded: the library's folded writer backtracks over runs of blank lines.
+          const written = document.toString({ lineWidth: 0, blockQuote: 'literal' });
           // The next document must start on a line of its own.
           return index < chunks.length - 1 && !written.endsWith('\n') ? `${written}\n` : written;
         })
@@ -261,26 +262,29 @@ function nestingDepth(tokens: readonly CST.Token[]): number {
 
 /**
  * Where each document of the stream starts and ends: at each `---` that opens a line, which YAML
- * forbids anywhere else at the start of a line. A part holding only comments, blank lines or
- * directives belongs to the document after it.
+ * forbids anywhere else at the start of a line. What stands before the first marker belongs to the
+ * document after it when it holds only comments, blank lines or directives; a part that opens with a
+ * marker is a document of its own, empty or not (kubectl skips an empty one).
  */
 function documentChunks(text: string): { start: number; end: number }[] {
-  const starts = [0];
-  for (const match of text.matchAll(/^---(?=[ \t\r\n]|$)/gm)) if (match.index > 0) starts.push(match.index);
+  const markers = Array.from(text.matchAll(/^---(?=[ \t\r\n]|$)/gm), (match) => match.index);
+  const starts = markers[0] === 0 ? markers : [0, ...markers];
   const chunks = starts.map((start, index) => ({ start, end: starts[index + 1] ?? text.length }));
-  const merged: { start: number; end: number }[] = [];
-  let pending: number | null = null;
-  for (const chunk of chunks) {
-    const start: number = pending ?? chunk.start;
-    const body = text.slice(chunk.start, chunk.end).replace(/^---/, '');
-    if (/^(\s|#.*|%.*)*$/.test(body) && chunk !== chunks.at(-1)) {
-      pending = start;
-      continue;
-    }
-    merged.push({ start, end: chunk.end });
-    pending = null;
-  }
-  return merged;
+  const second = chunks[1];
+  if (markers[0] !== 0 && second && isPrelude(text.slice(0, second.start)))
+    return [{ start: 0, end: second.end }, ...chunks.slice(2)];
+  return chunks;
+}
+
+/**
+ * A line of a stream's prelude: blank, a comment or a directive. Each quantifier is followed by what it
+ * cannot match, so a line is matched in time linear in its length.
+ */
+const PRELUDE_LINE = /^[ \t]*(?:[#%].*)?\r?$/;
+
+/** Whether the text holds only comments, blank lines and directives, found line by line in linear time. */
+function isPrelude(text: string): boolean {
+  return text.split('\n').every((line) => PRELUDE_LINE.test(line));
 }
 
 /**
