@@ -81,10 +81,17 @@ export function parseUpstreamUrl(raw: string): Parsed<UpstreamTarget> {
       hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
       port: url.port ? Number(url.port) : defaultPort,
       host: url.host,
-      pathPrefix: url.pathname.replace(/\/+$/, ''),
+      pathPrefix: withoutTrailingSlashes(url.pathname),
       origin: url.origin,
     }),
   );
+}
+
+/** The text without the slashes that end it, found from the end: a pattern would rescan each run of them. */
+function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '/') end -= 1;
+  return text.slice(0, end);
 }
 
 /** An access key id is sent as `HMAC-SHA256 <id>:<signature>`, so it cannot hold spaces or colons. */

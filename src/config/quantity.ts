@@ -19,7 +19,9 @@ const SUFFIX: Readonly<Record<string, number>> = {
   Ei: 2 ** 60,
 };
 
-const QUANTITY = /^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(n|u|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei))?$/;
+// The digits after the point are matched only after the point itself, so no two runs of digits meet:
+// a quantity from a manifest is matched in time linear in its length, however long.
+const QUANTITY = /^([+-]?(?:\d+(?:\.\d*)?|\.\d+))(?:([eE][+-]?\d+)|(n|u|m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei))?$/;
 
 /** The quantity's value in base units (cores, bytes), or null when it is not a quantity. */
 export function parseQuantity(raw: string | number): number | null {

@@ -58,7 +58,7 @@ const DESCRIPTIONS: Readonly<Partial<Record<YAMLError['code'], string>>> = {
   BLOCK_AS_IMPLICIT_KEY: 'a block value used as a key',
   NON_STRING_KEY: 'a key that is not a string',
   KEY_OVER_1024_CHARS: 'a key longer than 1024 characters',
-  RESOURCE_EXHAUSTION: 'aliases that expand too far',
+  RESOURCE_EXHAUSTION: 'aliases that expand too far, or collections nested too deep',
 };
 
 function describeProblem(problem: YamlProblem, text: string, format: 'YAML' | 'JSON'): string {
@@ -71,16 +71,42 @@ export function describeYamlCode(code: YAMLError['code']): string {
 
 /** ` at line L, column C` (1-based) of a character offset. */
 export function where(text: string, offset: number): string {
-  return ` at ${lineAndColumn(text, offset)}`;
+  return whereIn(text)(offset);
 }
 
-function lineAndColumn(text: string, offset: number): string {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const line = before.split('\n').length;
-  return `line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+/**
+ * `where` for any number of offsets in one text: its lines are found once, so that a text with a
+ * problem in each of its many documents is described in time linear in its length.
+ */
+export function whereIn(text: string): (offset: number) => string {
+  const lineAndColumn = lineAndColumnIn(text);
+  return (offset) => ` at ${lineAndColumn(offset)}`;
 }
 
-const placeIn =
-  (text: string, offsetOf: (path: YamlPath) => number) =>
-  (path: YamlPath): string =>
-    lineAndColumn(text, offsetOf(path));
+/** `line L, column C` (1-based) of each offset asked for; the line starts are found at the first. */
+function lineAndColumnIn(text: string): (offset: number) => string {
+  let starts: number[] | undefined;
+  return (offset) => {
+    starts ??= lineStarts(text);
+    const at = Math.max(0, Math.min(offset, text.length));
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if (starts[middle]! <= at) low = middle;
+      else high = middle - 1;
+    }
+    return `line ${low + 1}, column ${at - starts[low]! + 1}`;
+  };
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) starts.push(index + 1);
+  return starts;
+}
+
+const placeIn = (text: string, offsetOf: (path: YamlPath) => number): ((path: YamlPath) => string) => {
+  const lineAndColumn = lineAndColumnIn(text);
+  return (path) => lineAndColumn(offsetOf(path));
+};

@@ -187,6 +187,25 @@ test('several files at once, from standard input too; flags set the defaults', a
   t.true(JSON.stringify(sidecar.env).includes('{"name":"SFD_PROFILE","value":"reports"}'));
 });
 
+test('an object named by generateName is named by its prefix, as kubectl users know it', async (t) => {
+  const job = [
+    'apiVersion: batch/v1',
+    'kind: Job',
+    'metadata: {generateName: pi-}',
+    'spec:',
+    '  template:',
+    '    spec:',
+    '      restartPolicy: Never',
+    '      containers: [{name: pi, image: "perl:5.34.0", command: [perl, "-Mbignum=bpi", -wle, "print bpi(2000)"]}]',
+    '',
+  ].join('\n');
+  const run = await pipe(['inject', '--keystore-secret', 'sfd-keys', '-'], job);
+  t.is(run.code, 0, run.stderr);
+  t.regex(run.stderr, /^injected Job\/pi-\* \(stdin, document 1\)$/m);
+  const back = await pipe(['uninject', '-'], run.stdout);
+  t.regex(back.stderr, /^took the sidecar out of Job\/pi-\* \(stdin, document 1\)$/m);
+});
+
 test('without a file, or with a bad setting, inject says how it is used', async (t) => {
   const bare = await runCli(['inject']);
   t.is(bare.code, 2);

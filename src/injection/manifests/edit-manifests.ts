@@ -6,7 +6,7 @@
 // anchor would reach every place that uses it).
 import { readJsonStream } from './json-stream.js';
 import { readKubeYamlStream, type StreamDocument } from './kube-yaml.js';
-import { describeYamlCode, where } from '../../keys/read-structured-text.js';
+import { describeYamlCode, where, whereIn } from '../../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from '../pipeline/inject-pod.js';
 import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
 import type { InjectionOptions } from '../options.js';
@@ -15,6 +15,7 @@ import { takeSidecarOut } from '../pipeline/uninject-template.js';
 import type { PodTemplate, StringMap } from '../pod.js';
 import {
   describeObject,
+  mentionsContainers,
   objectName,
   podTemplatePath,
   templateLikePath,
@@ -83,20 +84,23 @@ function editManifestText(text: string, source: string, edit: PodEdit): Injected
 }
 
 function injectYaml(text: string, source: string, edit: PodEdit): InjectedText {
-  // A document that never says `containers` has no pod template: it is kept as text, never parsed.
-  const stream = readKubeYamlStream(text, (document) => document.includes('containers'));
+  const stream = readKubeYamlStream(text);
+  const place = whereIn(text);
   const outcomes: WorkloadOutcome[] = [];
   const problems: string[] = [];
-  stream.documents.forEach((document, index) => {
-    const at = `${source}, document ${index + 1}`;
+  let count = 0;
+  for (const document of stream.documents) {
+    const at = `${source}, document ${(count += 1)}`;
     if (document.problem) {
       const what = describeYamlCode(document.problem.code as never);
-      return void problems.push(`${at}: not valid YAML${where(text, document.problem.offset)}: ${what}`);
+      problems.push(`${at}: not valid YAML${place(document.problem.offset)}: ${what}`);
+      continue;
     }
-    if (document.value === undefined) return;
+    // A document without a `containers` key, however it is spelled, has no pod template: it is left alone.
+    if (!mentionsContainers(document.value)) continue;
     const change = injectDocument(document.value, at, edit, outcomes);
     if (change) applyToYaml(document, change);
-  });
+  }
   return { documents: [stream.toString()], format: 'yaml', outcomes, problems };
 }
 

@@ -1,16 +1,18 @@
 // Kubernetes manifests in YAML, read as kubectl reads them and written so that kubectl reads back what
-// was meant. kubectl parses YAML 1.1 (yes/on are booleans, 0644 is octal, `<<` merges) but leaves
-// timestamps and sexagesimal numbers as strings; a reader that saw `hostNetwork: yes` as a string
-// would judge a pod kubectl sends as host-network. Its parser also refuses plain scalars that YAML 1.2
-// allows (`:9090` inside a flow mapping), so every string written here is plain only when any YAML
-// 1.1 parser reads it back as the same string.
+// was meant. kubectl parses YAML 1.1 (yes/on are booleans, 0644 is octal, `<<` merges, `!!binary` is
+// the text its bytes spell) but leaves timestamps and sexagesimal numbers as strings; a reader that saw
+// `hostNetwork: yes` as a string would judge a pod kubectl sends as host-network. Its parser also
+// refuses plain scalars that YAML 1.2 allows (`:9090` inside a flow mapping), so every string written
+// here is plain only when any YAML 1.1 parser reads it back as the same string.
 import type { Document } from 'yaml';
 import {
+  Composer,
+  CST,
   isAlias,
   isMap,
   isScalar,
   isSeq,
-  parseAllDocuments,
+  Parser,
   visit,
   type Node,
   type ParsedNode,
@@ -54,16 +56,34 @@ const FLOAT: ScalarTag = {
   stringify: ({ value, source }) => (typeof source === 'string' ? source : String(value)),
 };
 
+/**
+ * `!!binary` as kubectl reads it: the string its bytes spell, so that a key written `!!binary
+ * Y29udGFpbmVycw==` is `containers` here too. A value read this way is written back the same way.
+ */
+const BINARY: ScalarTag = {
+  identify: () => false,
+  default: false,
+  tag: 'tag:yaml.org,2002:binary',
+  resolve: (source) => Buffer.from(source, 'base64').toString('utf8'),
+  stringify: ({ value }) => Buffer.from(String(value), 'utf8').toString('base64'),
+};
+
 const isFiniteFloatTag = (tag: ScalarTag): boolean =>
   tag.tag === 'tag:yaml.org,2002:float' && !String(tag.test).includes('inf');
 
 const KUBECTL_TAGS = (tags: unknown[]): unknown[] => [
   ...tags.filter((tag) => {
     const scalar = tag as ScalarTag;
-    return scalar.tag !== 'tag:yaml.org,2002:timestamp' && scalar.format !== 'TIME' && !isFiniteFloatTag(scalar);
+    return (
+      scalar.tag !== 'tag:yaml.org,2002:timestamp' &&
+      scalar.tag !== BINARY.tag &&
+      scalar.format !== 'TIME' &&
+      !isFiniteFloatTag(scalar)
+    );
   }),
   FLOAT,
   OCTAL_O,
+  BINARY,
 ];
 
 const OPTIONS = {
@@ -79,13 +99,17 @@ const SAFE_PLAIN = /^[A-Za-z0-9_/][A-Za-z0-9_./=+@-]*$/;
 
 /** A stream of YAML documents that can be changed one by one and written back. */
 export interface YamlStream {
-  readonly documents: readonly StreamDocument[];
+  /**
+   * The documents in order, each parsed when it is reached: a document left unchanged is let go once
+   * passed, so a large stream is held in memory one document at a time.
+   */
+  readonly documents: Iterable<StreamDocument>;
   /** The text again: documents left alone exactly as they came, changed ones rewritten. */
   toString(): string;
 }
 
 export interface StreamDocument {
-  /** The document's value as kubectl reads it; undefined when it has a problem or was not read. */
+  /** The document's value as kubectl reads it; undefined when it has a problem. */
   readonly value: unknown;
   readonly problem: YamlProblem | null;
   /**
@@ -105,61 +129,26 @@ export interface StreamDocument {
 }
 
 /**
- * The stream's documents. Only those for which `worthReading` says yes are parsed; the others are
- * kept as text, so a stream of large ConfigMaps costs no more than finding its document markers.
+ * The stream's documents, every one parsed: whether a document holds a pod template is known only once
+ * it is read as kubectl reads it (`"c\u006Fntainers"` is `containers` there), never from its text.
  */
-export function readKubeYamlStream(text: string, worthReading: (document: string) => boolean = () => true): YamlStream {
+export function readKubeYamlStream(text: string): YamlStream {
   const chunks = documentChunks(text);
   const changed = new Map<number, Document.Parsed>();
-  const views = chunks.map((chunk, index): StreamDocument => {
-    const source = text.slice(chunk.start, chunk.end);
-    const parsed = worthReading(source) ? parseOne(source) : null;
-    if (parsed === null || 'problem' in parsed) {
-      const problem =
-        parsed && 'problem' in parsed ? { ...parsed.problem, offset: chunk.start + parsed.problem.offset } : null;
-      return { value: undefined, problem, shared: false, set: unread, insert: unread, remove: unread, replace: unread };
-    }
-    const document = parsed.document;
-    const mark = (): void => void changed.set(index, document);
-    return {
-      value: document.toJS({ maxAliasCount: 100 }) as unknown,
-      problem: null,
-      shared: usesAnchors(document) || duplicateKey(document),
-      set(path, value) {
-        document.setIn(path, plainSafe(document.createNode(value)));
-        mark();
-      },
-      insert(path, value) {
-        const sequence = document.getIn(path.slice(0, -1), true) as YAMLSeq;
-        const at = Number(path.at(-1));
-        // A comment above a block list belongs to its first entry, which stays the entry it labels.
-        const first = sequence.items[0] as Node | undefined;
-        if (at === 0 && first && sequence.commentBefore && !sequence.flow) {
-          first.commentBefore = [sequence.commentBefore, first.commentBefore].filter(Boolean).join('\n');
-          sequence.commentBefore = undefined;
-        }
-        sequence.items.splice(at, 0, plainSafe(document.createNode(value)));
-        mark();
-      },
-      remove(path) {
-        document.deleteIn(path);
-        mark();
-      },
-      replace(value) {
-        document.contents = plainSafe(document.createNode(value)) as ParsedNode;
-        mark();
-      },
-    };
-  });
+  function* views(): Generator<StreamDocument> {
+    for (const [index, chunk] of chunks.entries())
+      yield readDocument(text.slice(chunk.start, chunk.end), chunk.start, (document) => changed.set(index, document));
+  }
   return {
-    documents: views,
+    documents: { [Symbol.iterator]: views },
     toString() {
       if (changed.size === 0) return text;
       return chunks
         .map((chunk, index) => {
           const document = changed.get(index);
           if (!document) return text.slice(chunk.start, chunk.end);
-          const written = document.toString({ lineWidth: 0 });
+          // Literal, never folded: the library's folded writer backtracks over runs of blank lines.
+          const written = document.toString({ lineWidth: 0, blockQuote: 'literal' });
           // The next document must start on a line of its own.
           return index < chunks.length - 1 && !written.endsWith('\n') ? `${written}\n` : written;
         })
@@ -168,15 +157,87 @@ export function readKubeYamlStream(text: string, worthReading: (document: string
   };
 }
 
+/**
+ * One document: its value and what it shares. Its tree is not kept: a document that is changed is
+ * parsed again, and `changing` is told of the tree the changes are made to.
+ */
+function readDocument(source: string, start: number, changing: (document: Document.Parsed) => void): StreamDocument {
+  const read = readValue(source);
+  if ('problem' in read) {
+    const problem = { ...read.problem, offset: start + read.problem.offset };
+    return { value: undefined, problem, shared: false, set: unread, insert: unread, remove: unread, replace: unread };
+  }
+  let tree: Document.Parsed | undefined;
+  const edited = (): Document.Parsed => {
+    // The same text, read once already without a problem.
+    if (!tree) changing((tree = (parseOne(source) as { document: Document.Parsed }).document));
+    return tree;
+  };
+  return {
+    value: read.value,
+    problem: null,
+    shared: read.shared,
+    set(path, value) {
+      const document = edited();
+      document.setIn(path, plainSafe(document.createNode(value)));
+    },
+    insert(path, value) {
+      const document = edited();
+      const sequence = document.getIn(path.slice(0, -1), true) as YAMLSeq;
+      const at = Number(path.at(-1));
+      // A comment above a block list belongs to its first entry, which stays the entry it labels.
+      const first = sequence.items[0] as Node | undefined;
+      if (at === 0 && first && sequence.commentBefore && !sequence.flow) {
+        first.commentBefore = [sequence.commentBefore, first.commentBefore].filter(Boolean).join('\n');
+        sequence.commentBefore = undefined;
+      }
+      sequence.items.splice(at, 0, plainSafe(document.createNode(value)));
+    },
+    remove(path) {
+      edited().deleteIn(path);
+    },
+    replace(value) {
+      const document = edited();
+      document.contents = plainSafe(document.createNode(value)) as ParsedNode;
+    },
+  };
+}
+
+/** The document's value and whether it shares nodes, or its first problem (offset within the text). */
+function readValue(source: string): { value: unknown; shared: boolean } | { problem: YamlProblem } {
+  try {
+    const parsed = parseOne(source);
+    if ('problem' in parsed) return parsed;
+    const { document } = parsed;
+    const key = collectionKey(document);
+    if (key !== null) return { problem: { code: 'NON_STRING_KEY', offset: key } };
+    const value = document.toJS({ maxAliasCount: 100 }) as unknown;
+    return { value, shared: usesAnchors(document) || duplicateKey(document) };
+  } catch (error) {
+    // The library parses nested collections by recursion, which a text can nest past the stack, and
+    // throws on aliases that expand too far: either is a document that cannot be read, not a crash.
+    if (error instanceof RangeError || error instanceof ReferenceError)
+      return { problem: { code: 'RESOURCE_EXHAUSTION', offset: 0 } };
+    throw error;
+  }
+}
+
 const unread = (): never => {
-  throw new Error('a document that was not read cannot be changed');
+  throw new Error('a document that could not be read cannot be changed');
 };
+
+/**
+ * How deep a document's collections may nest. The library reads them by recursion, which nears the end
+ * of the stack at a few times this depth; no manifest nests nearly so deep.
+ */
+const MAX_NESTING = 500;
 
 /** One document's text parsed, or its first problem (offset within the text). */
 function parseOne(source: string): { document: Document.Parsed } | { problem: YamlProblem } {
-  const documents = parseAllDocuments(source, OPTIONS) as unknown as Document.Parsed[] | { errors: unknown[] };
-  if (!Array.isArray(documents)) return { problem: { code: 'MULTIPLE_DOCS', offset: 0 } };
-  const [document, extra] = documents;
+  const tokens = Array.from(new Parser().parse(source));
+  if (nestingDepth(tokens) > MAX_NESTING) return { problem: { code: 'RESOURCE_EXHAUSTION', offset: 0 } };
+  // Forced: a text of comments and blank lines alone is an empty document, which kubectl skips.
+  const [document, extra] = Array.from(new Composer(OPTIONS).compose(tokens, true, source.length));
   if (!document) return { problem: { code: 'BAD_DIRECTIVE', offset: 0 } };
   const error = document.errors[0] ?? document.warnings[0] ?? extra?.errors[0];
   if (error) return { problem: { code: error.code, offset: error.pos[0] } };
@@ -184,28 +245,64 @@ function parseOne(source: string): { document: Document.Parsed } | { problem: Ya
   return { document };
 }
 
+/** How deep the collections of the parsed text nest, found without recursion. */
+function nestingDepth(tokens: readonly CST.Token[]): number {
+  let deepest = 0;
+  const pending: [CST.Token, number][] = tokens.map((token) => [token, 0]);
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [token, depth] = next;
+    deepest = Math.max(deepest, depth);
+    if (token.type === 'document' && token.value) pending.push([token.value, depth]);
+    else if (CST.isCollection(token))
+      for (const item of token.items)
+        for (const child of [item.key, item.value]) if (child) pending.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
 /**
  * Where each document of the stream starts and ends: at each `---` that opens a line, which YAML
- * forbids anywhere else at the start of a line. A part holding only comments, blank lines or
- * directives belongs to the document after it.
+ * forbids anywhere else at the start of a line. What stands before the first marker belongs to the
+ * document after it when it holds only comments, blank lines or directives; a part that opens with a
+ * marker is a document of its own, empty or not (kubectl skips an empty one).
  */
 function documentChunks(text: string): { start: number; end: number }[] {
-  const starts = [0];
-  for (const match of text.matchAll(/^---(?=[ \t\r\n]|$)/gm)) if (match.index > 0) starts.push(match.index);
+  const markers = Array.from(text.matchAll(/^---(?=[ \t\r\n]|$)/gm), (match) => match.index);
+  const starts = markers[0] === 0 ? markers : [0, ...markers];
   const chunks = starts.map((start, index) => ({ start, end: starts[index + 1] ?? text.length }));
-  const merged: { start: number; end: number }[] = [];
-  let pending: number | null = null;
-  for (const chunk of chunks) {
-    const start: number = pending ?? chunk.start;
-    const body = text.slice(chunk.start, chunk.end).replace(/^---/, '');
-    if (/^(\s|#.*|%.*)*$/.test(body) && chunk !== chunks.at(-1)) {
-      pending = start;
-      continue;
-    }
-    merged.push({ start, end: chunk.end });
-    pending = null;
-  }
-  return merged;
+  const second = chunks[1];
+  if (markers[0] !== 0 && second && isPrelude(text.slice(0, second.start)))
+    return [{ start: 0, end: second.end }, ...chunks.slice(2)];
+  return chunks;
+}
+
+/**
+ * A line of a stream's prelude: blank, a comment or a directive. Each quantifier is followed by what it
+ * cannot match, so a line is matched in time linear in its length.
+ */
+const PRELUDE_LINE = /^[ \t]*(?:[#%].*)?\r?$/;
+
+/** Whether the text holds only comments, blank lines and directives, found line by line in linear time. */
+function isPrelude(text: string): boolean {
+  return text.split('\n').every((line) => PRELUDE_LINE.test(line));
+}
+
+/**
+ * Where the first key that is a collection (or an alias of one) starts, or null. kubectl refuses such a
+ * key, and the library would write each one out as text to make it a property name, and the keys nested
+ * in it again for each: work exponential in the nesting of `? ? ? ...`.
+ */
+function collectionKey(document: Document.Parsed): number | null {
+  let found: number | null = null;
+  visit(document, {
+    Pair(_, pair) {
+      const key = isAlias(pair.key) ? pair.key.resolve(document) : pair.key;
+      if (!isMap(key) && !isSeq(key)) return undefined;
+      found = (pair.key as Node).range?.[0] ?? 0;
+      return visit.BREAK;
+    },
+  });
+  return found;
 }
 
 /** Whether a mapping repeats a key (kubectl keeps the last), found in linear time. */

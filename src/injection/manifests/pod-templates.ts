@@ -1,6 +1,7 @@
 // Where each kind of workload keeps its pod template. The kinds here are injected; another object
 // that holds something shaped like a pod template (a custom resource) is left alone, and `inject`
 // says so, since only its own controller knows whether an added container is welcome there.
+import { nameFromMetadata } from '../object-name.js';
 
 /** The path from the object to its pod template ([] for a Pod: the object is the pod). */
 const TEMPLATE = ['spec', 'template'] as const;
@@ -28,7 +29,7 @@ const TEMPLATE_LIKE_PATHS: readonly (readonly string[])[] = [
 export interface KubeObject {
   apiVersion?: unknown;
   kind?: unknown;
-  metadata?: { name?: unknown; namespace?: unknown; annotations?: unknown };
+  metadata?: { name?: unknown; generateName?: unknown; namespace?: unknown; annotations?: unknown };
   [field: string]: unknown;
 }
 
@@ -50,15 +51,30 @@ export function templateLikePath(object: KubeObject): readonly string[] | undefi
   });
 }
 
-/** `Kind/name` (with its namespace when it has one), as kubectl names objects. */
-/** `Kind/name`, as kubectl names an object. */
+/** `Kind/name`, as kubectl names an object; `Kind/prefix*` for one named by its generateName. */
 export function objectName(object: KubeObject): string {
-  return `${String(object.kind)}/${typeof object.metadata?.name === 'string' ? object.metadata.name : '(no name)'}`;
+  return `${String(object.kind)}/${nameFromMetadata(object.metadata)}`;
 }
 
+/** `Kind/name`, with its namespace when it has one. */
 export function describeObject(object: KubeObject): string {
   const namespace = typeof object.metadata?.namespace === 'string' ? ` in namespace ${object.metadata.namespace}` : '';
   return `${objectName(object)}${namespace}`;
+}
+
+/**
+ * Whether a `containers` key appears anywhere in the value, as kubectl reads it: a value without one
+ * holds no pod template. Walked without recursion, so that no nesting depth is too deep for it.
+ */
+export function mentionsContainers(value: unknown): boolean {
+  const pending = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next !== 'object') continue;
+    if (!Array.isArray(next) && Object.hasOwn(next, 'containers')) return true;
+    for (const member of Object.values(next)) pending.push(member);
+  }
+  return false;
 }
 
 export function valueAt(object: unknown, path: readonly string[]): unknown {
