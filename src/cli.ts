@@ -99,6 +99,12 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
             await import('./injection/commands/audit-command.js')
           ).auditCommand(line.positionals, line.options, deps),
         };
+      case 'check':
+        return {
+          exitCode: await (
+            await import('./injection/commands/check-command.js')
+          ).checkCommand(line.positionals, line.options, settings, deps),
+        };
       case 'injector':
         return {
           service: await (await import('./injection/commands/injector-command.js')).injectorCommand(settings, deps),

@@ -55,7 +55,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'server',
     'version.ts',
   ],
-  'injection/audit': ['injection', 'injection/manifests'],
+  'injection/audit': ['config', 'injection', 'injection/decide', 'injection/manifests', 'text'],
   'injection/commands': [
     'command',
     'config',

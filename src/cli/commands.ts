@@ -10,6 +10,8 @@ export interface OptionDefinition {
   readonly description: string;
   /** May be given more than once. */
   readonly multiple?: boolean;
+  /** A one-letter form, as kubectl users type it (`-n`). */
+  readonly short?: string;
 }
 
 export interface CommandDefinition {
@@ -131,9 +133,30 @@ export const COMMANDS: readonly CommandDefinition[] = [
     name: 'audit',
     summary:
       'read pods as kubectl get namespaces,pods -A -o json prints them: who asked for the sidecar and runs ' +
-      'without it, who asks only by annotation, whose sidecar is not the given version',
-    usage: '[--version V] FILE|-',
-    options: [{ name: 'version', value: 'V', description: 'report the pods whose sidecar is not this version' }, json],
+      'without it, who asks only by annotation, whose sidecar image is not the given version or image',
+    usage: '[--version V | --image REF] FILE|-',
+    options: [
+      { name: 'version', value: 'V', description: "report the pods whose sidecar image's tag is not V" },
+      {
+        name: 'image',
+        value: 'REF',
+        description: 'report the pods whose sidecar does not run REF: by digest (the imageID of its status) or tag',
+      },
+      json,
+    ],
+    positionals: true,
+  },
+  {
+    name: 'check',
+    summary:
+      'check an installation from what kubectl get -A -o json prints (injector, webhook, CA bundle, admission ' +
+      'policy, key store Secrets, pods), or tell why one pod was (not) injected',
+    usage: '[--pod NAME [-n NS]] [--json] [settings] FILE|-',
+    options: [
+      { name: 'pod', value: 'NAME', description: 'tell the decision the injector would take on this pod or workload' },
+      { name: 'namespace', short: 'n', value: 'NS', description: 'the namespace of --pod (default: any)' },
+      json,
+    ],
     positionals: true,
   },
   {

@@ -91,7 +91,9 @@ export function commandHelp(command: CommandDefinition): string {
       ? [
           '',
           'Options:',
-          ...command.options.flatMap((o) => entry(`--${o.name}${o.value ? ` ${o.value}` : ''}`, o.description)),
+          ...command.options.flatMap((o) =>
+            entry(`${o.short ? `-${o.short}, ` : ''}--${o.name}${o.value ? ` ${o.value}` : ''}`, o.description),
+          ),
         ]
       : []),
     ...(sections.length > 0 ? ['', 'Settings (flag, environment variable):', ...sections] : []),

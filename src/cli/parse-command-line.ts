@@ -33,7 +33,11 @@ export function parseCommandLine(
       o.name,
       o.value === undefined
         ? { type: 'boolean' as const }
-        : { type: 'string' as const, ...(o.multiple ? { multiple: true } : {}) },
+        : {
+            type: 'string' as const,
+            ...(o.multiple ? { multiple: true } : {}),
+            ...(o.short ? { short: o.short } : {}),
+          },
     ]),
   );
   const spec: OptionSpec = { ...SETTING_FLAGS, ...ownSpec, help: { type: 'boolean', short: 'h' } };

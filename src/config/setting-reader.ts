@@ -2,6 +2,7 @@
 // registry says, its default applied when it is not given. Every problem is collected, naming the
 // setting, where its value came from and what is allowed, never echoing a secret, so that a command
 // can report them all at once. Warnings (a value that works but is likely a mistake) are collected too.
+import { quoteValue } from './quote-value.js';
 import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { createAccessKey } from '../signing/access-key.js';
 import type { AccessKey, SigningOptions } from '../signing/types.js';
@@ -85,7 +86,7 @@ export class SettingReader {
     const parsed = parse(text);
     if (parsed.ok) return parsed.value;
     this.problems.push(
-      `${name}${this.from(name)}: must be ${parsed.allowed}${secret ? '' : ` (got ${JSON.stringify(text)})`}`,
+      `${name}${this.from(name)}: must be ${parsed.allowed}${secret ? '' : ` (got ${quoteValue(text)})`}`,
     );
     return undefined;
   }

@@ -38,6 +38,7 @@ export const COMMAND_NAMES = [
   'inject',
   'uninject',
   'audit',
+  'check',
   'injector',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -82,7 +83,7 @@ export interface SettingDefinition<T = unknown> {
 const SERVE = ['serve', 'doctor'] as const;
 const SIGNING_FORM = ['serve', 'doctor', 'sign', 'emulator'] as const;
 const KEYS = ['serve', 'doctor', 'sign', 'emulator', 'keys'] as const;
-const INJECT = ['inject', 'injector'] as const;
+const INJECT = ['inject', 'injector', 'check'] as const;
 const LISTENERS = ['serve', 'doctor', 'injector'] as const;
 
 const text = (allowed: string) => ({ parse: (raw: string): Parsed<string> => ok(raw.trim()), allowed });

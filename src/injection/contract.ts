@@ -32,7 +32,14 @@ export const WRITTEN = {
    * uninject takes the label away again.
    */
   injectLabel: `${PREFIX}inject-label`,
+  /**
+   * Written by the webhook on every pod it admits: `injected`, or `skipped: <reason>`. A pod it refuses
+   * never exists; its controller's events carry the reason instead.
+   */
+  decision: `${PREFIX}decision`,
 } as const;
+
+export const DECISION = WRITTEN.decision;
 
 export const LABEL_ADDED = 'added';
 
@@ -52,6 +59,9 @@ export const WRITTEN_MEANING: Readonly<Record<keyof typeof WRITTEN, string>> = {
   ports: 'the ports the sidecar listens on, `signing=P,admin=Q`',
   version: 'the version of the sidecar, as `sfd-sidecar --version` prints it (what upgrades compare)',
   injectLabel: `\`${LABEL_ADDED}\` when injection added the inject label itself; uninject takes the label away again`,
+  decision:
+    'written by the webhook on each pod it admits: `injected`, or `skipped: REASON` (a reason of the table ' +
+    'below); `sfd-sidecar check --pod` reads it',
 };
 
 export const INJECTED_STATUS = 'injected';
@@ -124,6 +134,20 @@ export const LITERAL_ENV: readonly string[] = [
   SETTINGS.allowedProfiles.env,
   SETTINGS.profileHeader.env,
 ];
+
+/**
+ * What the literal values injection writes must look like: the signing listener on loopback, the admin
+ * listener on every address of the pod, the key store under KEYSTORE_MOUNT. Regular expressions the
+ * rules (JavaScript) and the admission policy (CEL's RE2) both read, so written in what both accept.
+ */
+export const LITERAL_VALUES: Readonly<Record<string, RegExp>> = {
+  [SETTINGS.listen.env]: /^127\.0\.0\.1:[0-9]{1,5}$/,
+  [SETTINGS.adminListen.env]: /^:[0-9]{1,5}$/,
+  [SETTINGS.keystoreFile.env]: /^\/etc\/sfd-sidecar\/keys(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)?$/,
+};
+
+/** The termination message policy every container gets by default, and the only one a sidecar keeps. */
+export const TERMINATION_MESSAGE_POLICY = 'File';
 
 /**
  * Settings a ConfigMap or Secret the pod names may never give: where the keys come from, files of

@@ -4,6 +4,7 @@
 import { parseInteger, parseObjectName, parseOneOf, parseUpstreamUrl, type Parsed } from '../config/parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from '../config/profile-parsers.js';
 import { parseResourceQuantity } from '../config/quantity-parsers.js';
+import { quoteValue } from '../config/quote-value.js';
 import type { SettingReader } from '../config/setting-reader.js';
 import {
   INJECTION_MODES,
@@ -235,7 +236,7 @@ export function overrideByAnnotations(
     if (raw === undefined || row.parse === undefined) continue;
     const parsed = row.parse(raw);
     if (parsed.ok) values[key] = parsed.value;
-    else problems.push(`annotation ${name}: must be ${parsed.allowed} (got ${JSON.stringify(raw)})`);
+    else problems.push(`annotation ${name}: must be ${parsed.allowed} (got ${quoteValue(raw)})`);
   }
   const signingPortFromAnnotation = annotations[annotationOf('signingPort')!] !== undefined;
   return { options: { ...(values as unknown as InjectionOptions), signingPortFromAnnotation }, problems };

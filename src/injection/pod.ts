@@ -88,6 +88,7 @@ export interface Volume {
   name: string;
   secret?: { secretName?: string; [field: string]: unknown };
   hostPath?: { path?: string; [field: string]: unknown };
+  gitRepo?: Record<string, unknown>;
   projected?: { sources?: { secret?: { name?: string; [field: string]: unknown }; [field: string]: unknown }[] };
   [field: string]: unknown;
 }

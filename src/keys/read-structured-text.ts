@@ -44,12 +44,12 @@ function parseJson(text: string): StructuredText {
 }
 
 /** What each of yaml's problem codes means, in words that quote nothing. */
-const DESCRIPTIONS: Readonly<Partial<Record<YAMLError['code'], string>>> = {
+const DESCRIPTIONS: Readonly<Record<string, string>> = {
   TAG_RESOLVE_FAILED: 'a tag the key store does not know (such as !vault); write the value as a plain string',
   DUPLICATE_KEY: 'a key that appears twice in the same mapping',
   BAD_INDENT: 'bad indentation',
   TAB_AS_INDENT: 'a tab used for indentation',
-  MULTIPLE_DOCS: 'more than one document; a key store is one document',
+  MULTIPLE_DOCS: 'more than one document where one is read',
   BAD_ALIAS: 'an alias to an anchor that is not defined before it',
   MISSING_CHAR: 'a missing character (an unclosed quote, bracket or brace)',
   UNEXPECTED_TOKEN: 'an unexpected character',
@@ -59,13 +59,16 @@ const DESCRIPTIONS: Readonly<Partial<Record<YAMLError['code'], string>>> = {
   NON_STRING_KEY: 'a key that is not a string',
   KEY_OVER_1024_CHARS: 'a key longer than 1024 characters',
   RESOURCE_EXHAUSTION: 'aliases that expand too far, or collections nested too deep',
+  MERGE_CONFLICT:
+    'a key set both by a merge key (<<) and explicitly, which kubectl reads as the later of the two and YAML as ' +
+    'the explicit one: write the value once',
 };
 
 function describeProblem(problem: YamlProblem, text: string, format: 'YAML' | 'JSON'): string {
   return `(file): not valid ${format}${where(text, problem.offset)}: ${describeYamlCode(problem.code)}`;
 }
 
-export function describeYamlCode(code: YAMLError['code']): string {
+export function describeYamlCode(code: YAMLError['code'] | 'MERGE_CONFLICT'): string {
   return DESCRIPTIONS[code] ?? `a syntax problem (${code})`;
 }
 

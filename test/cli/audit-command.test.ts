@@ -24,8 +24,8 @@ test('audit lists what to act on, and names the workload to label', async (t) =>
       'it: restart it once the injector answers (the pod template of Deployment legacy)',
     'runs-without-sidecar: Pod/web-5c6b7d8f9-abcde in namespace shop: asked for the sidecar and runs without it: ' +
       'restart it once the injector answers (the pod template of Deployment web)',
-    'other-version: Pod/api-0 in namespace shop: runs sidecar 0.0.9, not 0.1.0: restart the pod template of ' +
-      'StatefulSet api',
+    'other-version: Pod/api-0 in namespace shop: runs sidecar image tag 0.0.9, not 0.1.0: restart the pod ' +
+      'template of StatefulSet api',
   ]);
   t.regex(run.stderr, /8 objects read \(5 pods\), 5 to act on/);
 });
@@ -41,4 +41,19 @@ test('audit reads standard input and JSON output; nothing to do is exit 0; bad i
   const bad = await runCli(['audit', '-'], { input: 'apiVersion: v1' });
   t.is(bad.code, 2);
   t.regex(bad.stderr, /not the JSON kubectl prints with -o json/);
+});
+
+test("upgrades are judged by the sidecar's image: its tag for --version, its running digest for --image", async (t) => {
+  const older = await runCli(['audit', '--version', '0.0.9', CLUSTER]);
+  t.regex(older.stdout, /other-version: Pod\/current in namespace batch: runs sidecar image tag 0\.1\.0, not 0\.0\.9/);
+  t.notRegex(older.stdout, /api-0/);
+  const digest = `sha256:${'a'.repeat(64)}`;
+  const byDigest = await runCli(['audit', '--image', `ghcr.io/sfd-sidecar/sfd-sidecar@${digest}`, CLUSTER]);
+  t.notRegex(byDigest.stdout, /Pod\/current/, 'runs that digest');
+  t.regex(byDigest.stdout, /Pod\/api-0 in namespace shop: runs a sidecar whose digest its status does not show yet/);
+  const byTag = await runCli(['audit', '--image', 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0', CLUSTER]);
+  t.regex(
+    byTag.stdout,
+    /Pod\/api-0 in namespace shop: runs sidecar image ghcr\.io\/sfd-sidecar\/sfd-sidecar:0\.0\.9, not/,
+  );
 });

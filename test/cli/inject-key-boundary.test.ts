@@ -41,7 +41,8 @@ const REACHES_THE_NODE: [string, object, RegExp][] = [
     /volume node is a hostPath/,
   ],
   ['a hostPath volume of /', { volumes: [{ name: 'root', hostPath: { path: '/', type: '' } }] }, /volume root/],
-  ...(['SYS_ADMIN', 'cap_sys_admin', 'DAC_READ_SEARCH', 'ALL', 'NET_ADMIN'].map((capability) => [
+  // Compared as written, as the Pod Security Standards compare them: CAP_CHOWN is not CHOWN there.
+  ...(['SYS_ADMIN', 'cap_sys_admin', 'DAC_READ_SEARCH', 'ALL', 'NET_ADMIN', 'CAP_CHOWN'].map((capability) => [
     `an app adding ${capability}`,
     {
       containers: [{ name: 'web', image: 'example/web:1', securityContext: { capabilities: { add: [capability] } } }],
@@ -69,7 +70,7 @@ for (const [title, spec, expected] of REACHES_THE_NODE) {
 }
 
 test('capabilities of the baseline profile are injected', async (t) => {
-  const add = ['NET_BIND_SERVICE', 'CHOWN', 'cap_kill'];
+  const add = ['NET_BIND_SERVICE', 'CHOWN', 'KILL'];
   const result = await inject(
     pod({ containers: [{ name: 'web', image: 'example/web:1', securityContext: { capabilities: { add } } }] }),
   );

@@ -37,6 +37,7 @@ const EXPECTED: Record<string, CorpusOutcome> = {
   'knative-service.yaml': 'untouched',
   'linux-affinity.yaml': 'injected',
   'markers-and-documents.yaml': 'injected',
+  'null-lists.yaml': 'injected',
   'no-final-newline.yaml': 'untouched',
   'octal-modes.yaml': 'injected',
   'pod-level-resources.yaml': 'refused',

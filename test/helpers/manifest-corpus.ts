@@ -1,11 +1,13 @@
 // Runs one manifest file through both paths of the injection and checks the results with tools that
 // share no code with it: kubectl's own reader (what the API server would be sent), the Kubernetes
-// schemas, and fast-json-patch applying the webhook's patch. A file kubectl cannot read is not a
+// schemas, fast-json-patch applying the webhook's patch, and the chart's admission policy evaluated by
+// an independent CEL implementation over every pod the injection made. A file kubectl cannot read is not a
 // manifest and is reported as such, not checked.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fastJsonPatch, { type Operation } from 'fast-json-patch';
+import { refusals, renderedPolicy, type PolicySpec } from './admission-policy.js';
 import { runCli, runProcess } from './cli-process.js';
 import type { InjectorStack } from './injector-stack.js';
 import { validateObject, type K8sObject } from './k8s-tools.js';
@@ -97,6 +99,7 @@ export async function checkManifestFile(file: string, tools: CorpusTools): Promi
   const after = await kubectlRead(tools.kubectl, run.stdout);
   if (after === null) return { outcome: 'injected', failures: [...failures, 'kubectl cannot read the output'] };
   failures.push(...compareObjects(before, after));
+  failures.push(...policyRefusals(after));
   const again = await runCli(['inject', ...tools.injectArgs, '-'], { input: run.stdout });
   if (again.code !== 0 || again.stdout !== run.stdout) failures.push('inject over its own output is not the same text');
   // The way back: uninject(inject(x)) is x as kubectl reads it, and a file without a sidecar is left as it is.
@@ -178,6 +181,24 @@ function asStored(object: K8sObject): K8sObject {
   return copy;
 }
 
+let policy: PolicySpec | undefined;
+
+/** What the chart's admission policy says of each pod template the injection made, as a Pod. */
+function policyRefusals(objects: readonly K8sObject[]): string[] {
+  policy ??= renderedPolicy();
+  const failures: string[] = [];
+  for (const object of objects) {
+    const path = TEMPLATE_PATHS[object.kind];
+    const template = path ? (at(object, path) as Template | undefined) : undefined;
+    if (!template || sidecarCount(template) === 0) continue;
+    const pod = { apiVersion: 'v1', kind: 'Pod', metadata: template.metadata ?? {}, spec: template.spec };
+    const refused = refusals(policy, { object: pod, namespace: 'corpus' });
+    if (refused.length > 0)
+      failures.push(`${object.kind}/${object.metadata?.name ?? '?'}: the admission policy refuses it: ${refused[0]}`);
+  }
+  return failures;
+}
+
 /** The object with what the injection adds taken out again, by this helper's own reading of it. */
 function withoutSidecar(object: K8sObject, path: readonly string[], original: K8sObject): K8sObject {
   const copy = structuredClone(object);
@@ -185,17 +206,24 @@ function withoutSidecar(object: K8sObject, path: readonly string[], original: K8
   const was = at(original, path) as Template;
   const spec = template.spec as Record<string, { name: string; env?: { name: string }[] }[] | undefined>;
   const wasSpec = was.spec as typeof spec;
+  // A list the injection filled stands as the input had it: absent, or null (a key with no value).
+  const restore = (object: Record<string, unknown>, key: string, was: unknown) => {
+    if (Array.isArray(object[key]) && (object[key] as unknown[]).length === 0 && (was ?? null) === null) {
+      if (was === null) object[key] = null;
+      else delete object[key];
+    }
+  };
   for (const list of ['initContainers', 'containers']) {
     spec[list] = spec[list]?.filter((c) => c.name !== SIDECAR);
-    if (spec[list]?.length === 0 && wasSpec[list] === undefined) delete spec[list];
+    restore(spec, list, wasSpec[list]);
   }
   spec.volumes = spec.volumes?.filter((v) => v.name !== KEYSTORE_VOLUME);
-  if (spec.volumes?.length === 0 && wasSpec.volumes === undefined) delete spec.volumes;
+  restore(spec, 'volumes', wasSpec.volumes);
   for (const container of spec.containers ?? []) {
     const original = wasSpec.containers?.find((c) => c.name === container.name);
     if (original?.env?.some((e) => e.name === 'SFD_SIDECAR_URL')) continue;
     container.env = container.env?.filter((e) => e.name !== 'SFD_SIDECAR_URL');
-    if (container.env?.length === 0 && original?.env === undefined) delete container.env;
+    restore(container, 'env', original?.env);
   }
   const metadata = template.metadata ?? {};
   for (const field of ['labels', 'annotations'] as const) {
@@ -256,11 +284,20 @@ async function checkWebhook(objects: readonly K8sObject[], injector: InjectorSta
       continue;
     }
     const response = (JSON.parse(answer.body) as { response: { allowed: boolean; patch?: string } }).response;
-    if (!response.patch) continue;
+    if (!response.patch) {
+      if (response.allowed) failures.push(`${name}: admitted without its decision recorded`);
+      continue;
+    }
     try {
       const patch = JSON.parse(Buffer.from(response.patch, 'base64').toString()) as Operation[];
       const patched = fastJsonPatch.applyPatch(structuredClone(pod), patch, true, false).newDocument;
-      if (sidecarCount(patched) !== 1) failures.push(`${name}: the patched pod has no single sidecar`);
+      const decision = patched.metadata?.annotations?.['sfd-sidecar.io/decision'];
+      // A pod left without the sidecar gets its decision recorded, and nothing else.
+      const recordedOnly = fastJsonPatch
+        .compare(pod, patched)
+        .every((op) => op.path.startsWith('/metadata/annotations'));
+      if (decision === 'injected' ? sidecarCount(patched) !== 1 : !decision?.startsWith('skipped: ') || !recordedOnly)
+        failures.push(`${name}: the patched pod has no single sidecar, or changes besides its decision (${decision})`);
       failures.push(...schemaProblems(name, patched as unknown as K8sObject, pod as unknown as K8sObject));
     } catch (error) {
       failures.push(`${name}: ${(error as Error).message}`);

@@ -131,6 +131,11 @@ const ATTACKS: [title: string, change: (pod: Pod) => void, expected: RegExp][] =
     /volume node is a hostPath/,
   ],
   [
+    'a sidecar on the port its application declares (as a fixed patch may leave it)',
+    (pod) => (appOf(pod).ports = [{ containerPort: 8080 }]),
+    /its sidecar listens on 8080 \(SFD_LISTEN\), which is declared by container web/,
+  ],
+  [
     'a sidecar from another image',
     (pod) => (sidecarOf(pod).image = 'attacker.example/sfd-sidecar:0.1.0'),
     /its image is not from ghcr.io\/sfd-sidecar\/sfd-sidecar/,
@@ -141,7 +146,9 @@ test('a pod injected offline for an entitled account is left as it is', async (t
   const stack = await startInjectorStack(t, DEFAULTS, { policy: () => POLICY });
   const answer = JSON.parse((await stack.post('/mutate', admissionReviewOf(await injectedPod()))).body) as Review;
   t.true(answer.response.allowed);
-  t.is(answer.response.patch, undefined);
+  t.deepEqual(JSON.parse(Buffer.from(answer.response.patch!, 'base64').toString()), [
+    { op: 'add', path: '/metadata/annotations/sfd-sidecar.io~1decision', value: 'skipped: already-injected' },
+  ]);
 });
 
 for (const [title, change, expected] of ATTACKS) {

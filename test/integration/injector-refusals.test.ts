@@ -1,5 +1,6 @@
 // The webhook's answers for pods that cannot take the sidecar, over real HTTPS: refused when the pod
-// asked itself, admitted unchanged with a warning (and counted) when only its namespace asked, so a
+// asked itself, admitted without the sidecar, its decision recorded, with a warning (and counted) when
+// only its namespace asked, so a
 // namespace label never blocks an unrelated pod; and a pod whose fields have the wrong types answered
 // with a catalog code inside a review, never an HTTP error that `failurePolicy: Ignore` would admit.
 import test from 'ava';
@@ -30,10 +31,10 @@ const reviewOf = (object: unknown) =>
     },
   });
 
-const windowsPod = (annotations: Record<string, string> = {}) => ({
+const windowsPod = (labels: Record<string, string> = {}) => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: 'iis', annotations },
+  metadata: { name: 'iis', labels },
   spec: { os: { name: 'windows' }, containers: [{ name: 'iis', image: 'example/iis:1' }] },
 });
 
@@ -41,7 +42,12 @@ test('a Windows pod is skipped with a warning when only its namespace asked, ref
   const stack = await startInjectorStack(t);
   const skipped = JSON.parse((await stack.post('/mutate/namespace', reviewOf(windowsPod()))).body) as Review;
   t.true(skipped.response.allowed);
-  t.is(skipped.response.patch, undefined, 'admitted unchanged');
+  const recorded = JSON.parse(Buffer.from(skipped.response.patch!, 'base64').toString()) as unknown;
+  t.deepEqual(
+    recorded,
+    [{ op: 'add', path: '/metadata/annotations', value: { 'sfd-sidecar.io/decision': 'skipped: windows' } }],
+    'admitted without the sidecar, only its decision recorded',
+  );
   t.regex(skipped.response.warnings?.join('\n') ?? '', /Pod iis in shop was left without the sidecar: .*Windows/);
   const asked = windowsPod({ 'sfd-sidecar.io/inject': 'true' });
   const refused = JSON.parse((await stack.post('/mutate/namespace', reviewOf(asked))).body) as Review;

@@ -27,12 +27,21 @@ interface Review {
   };
 }
 
-const podObject = (annotations: Record<string, string> = {}, spec: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { generateName: 'web-5d9c7-', namespace: 'shop', labels: { app: 'web' }, annotations },
-  spec: { containers: [{ name: 'web', image: 'example/web:4', ports: [{ containerPort: 8080 }] }], ...spec },
-});
+/** A pod with these annotations, except the inject flag, which the webhook reads as a label only. */
+const podObject = (annotations: Record<string, string> = {}, spec: Record<string, unknown> = {}) => {
+  const { 'sfd-sidecar.io/inject': flag, ...rest } = annotations;
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      generateName: 'web-5d9c7-',
+      namespace: 'shop',
+      labels: { app: 'web', ...(flag === undefined ? {} : { 'sfd-sidecar.io/inject': flag }) },
+      annotations: rest,
+    },
+    spec: { containers: [{ name: 'web', image: 'example/web:4', ports: [{ containerPort: 8080 }] }], ...spec },
+  };
+};
 
 const reviewOf = (object: unknown, kind = 'Pod') =>
   JSON.stringify({
@@ -50,7 +59,15 @@ const reviewOf = (object: unknown, kind = 'Pod') =>
 const patchOf = (review: Review): PatchOperation[] =>
   JSON.parse(Buffer.from(review.response.patch!, 'base64').toString('utf8')) as PatchOperation[];
 
-test('the patch the webhook returns, applied to the pod, gives exactly the pod `inject` prints', async (t) => {
+/** The decision a patch records on the pod, when the patch records nothing else. */
+function recordedOnly(review: Review): string | undefined {
+  const operations = patchOf(review);
+  if (!operations.every((op) => op.path.startsWith('/metadata/annotations'))) return undefined;
+  const pod = applyPatch(podObject(), operations) as { metadata: { annotations?: Record<string, string> } };
+  return pod.metadata.annotations?.['sfd-sidecar.io/decision'];
+}
+
+test('the patch the webhook returns gives exactly the pod `inject` prints, with the decision recorded', async (t) => {
   const stack = await startInjectorStack(t);
   const pod = podObject({ 'sfd-sidecar.io/inject': 'true' });
   const answer = await stack.post('/mutate', reviewOf(pod));
@@ -81,7 +98,9 @@ test('the patch the webhook returns, applied to the pod, gives exactly the pod `
     file,
   ]);
   t.is(printed.code, 0, printed.stderr);
-  t.deepEqual(patched, parse(printed.stdout));
+  const printedPod = parse(printed.stdout) as { metadata: { annotations: Record<string, string> } };
+  printedPod.metadata.annotations['sfd-sidecar.io/decision'] = 'injected';
+  t.deepEqual(patched, printedPod);
 });
 
 test(
@@ -89,13 +108,15 @@ test(
   async (t) => {
     const stack = await startInjectorStack(t);
     const plain = JSON.parse((await stack.post('/mutate', reviewOf(podObject()))).body) as Review;
-    t.deepEqual(plain.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
+    t.like(plain.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
+    t.is(recordedOnly(plain), 'skipped: not-asked', 'left as it is, its decision recorded');
     const namespaced = JSON.parse((await stack.post('/mutate/namespace', reviewOf(podObject()))).body) as Review;
     t.is(namespaced.response.patchType, 'JSONPatch');
     const optedOut = JSON.parse(
       (await stack.post('/mutate/namespace', reviewOf(podObject({ 'sfd-sidecar.io/inject': 'false' })))).body,
     ) as Review;
-    t.deepEqual(optedOut.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
+    t.like(optedOut.response, { uid: 'b1f0c2a4-7d3e-4f5a-9c1b-2e8d6f0a1b3c', allowed: true });
+    t.is(recordedOnly(optedOut), 'skipped: opted-out');
     const already = applyPatch(podObject(), patchOf(namespaced));
     const twice = JSON.parse((await stack.post('/mutate/namespace', reviewOf(already))).body) as Review;
     t.is(twice.response.patch, undefined, 'a pod injected already gets no second sidecar');

@@ -3,7 +3,8 @@
 // injector was down under `failurePolicy: Ignore`, or the pod predates the opt-in), pods and workloads
 // that ask only by the annotation (which the webhook's selectors cannot see: label them), and pods whose
 // sidecar is not the version wanted (the upgrade report). Pure: no I/O.
-import { INJECT_LABEL, NAMESPACE_OPT_IN, SIDECAR_NAME, WRITTEN } from '../contract.js';
+import { INJECT_LABEL, NAMESPACE_OPT_IN, SIDECAR_NAME } from '../contract.js';
+import { otherThanWanted, runningSidecar, type WantedSidecar } from './running-sidecar.js';
 import { describeObject, podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
 
 export type FindingKind = 'runs-without-sidecar' | 'annotation-only' | 'other-version';
@@ -20,7 +21,7 @@ interface Template {
   spec?: { containers?: { name?: unknown }[]; initContainers?: { name?: unknown }[] };
 }
 
-export function auditObjects(objects: readonly KubeObject[], wantedVersion: string | null): AuditFinding[] {
+export function auditObjects(objects: readonly KubeObject[], wanted: WantedSidecar | null): AuditFinding[] {
   const optedIn = new Set(
     objects
       .filter((o) => o.kind === 'Namespace' && labelsOf(o)[INJECT_LABEL] === NAMESPACE_OPT_IN)
@@ -58,16 +59,10 @@ export function auditObjects(objects: readonly KubeObject[], wantedVersion: stri
         object: name,
         detail: `asked for the sidecar and runs without it: restart it once the injector answers (${owner(object)})`,
       });
-    const version = annotations[WRITTEN.version];
-    if (sidecar && wantedVersion !== null && version !== wantedVersion)
-      findings.push({
-        kind: 'other-version',
-        object: name,
-        detail:
-          typeof version === 'string'
-            ? `runs sidecar ${version}, not ${wantedVersion}: restart ${owner(object)}`
-            : `runs a sidecar of unknown version (injected before versions were recorded): restart ${owner(object)}`,
-      });
+    const running = runningSidecar(object);
+    const other = running && wanted ? otherThanWanted(running, wanted) : null;
+    if (other !== null)
+      findings.push({ kind: 'other-version', object: name, detail: `${other}: restart ${owner(object)}` });
   }
   return findings;
 }

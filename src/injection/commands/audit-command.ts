@@ -1,13 +1,15 @@
-// `sfd-sidecar audit [--version V] [--json] FILE|-`: reads what `kubectl get namespaces,pods -A -o json`
+// `sfd-sidecar audit [--version V | --image REF] [--json] FILE|-`: reads what `kubectl get namespaces,pods -A -o json`
 // (or any workloads) prints and reports what to act on, one line each; exit 0 when there is nothing, 1
 // when there is, 2 when the input cannot be read.
 import { auditObjects } from '../audit/audit-objects.js';
+import type { WantedSidecar } from '../audit/running-sidecar.js';
 import type { KubeObject } from '../manifests/pod-templates.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { describeFileProblem } from '../../files/regular-file.js';
 import type { CliIo } from '../../command/cli-io.js';
 
-const USAGE = 'usage: sfd-sidecar audit [--version V] [--json] FILE|-   (kubectl get namespaces,pods -A -o json)';
+const USAGE =
+  'usage: sfd-sidecar audit [--version V | --image REF] [--json] FILE|-   (kubectl get namespaces,pods -A -o json)';
 const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function auditCommand(
@@ -33,8 +35,7 @@ export async function auditCommand(
     return 2;
   }
   const objects = stream.values.flatMap((span) => itemsOf(span.value));
-  const version = typeof options.version === 'string' ? options.version : null;
-  const findings = auditObjects(objects, version);
+  const findings = auditObjects(objects, wantedOf(options));
   if (options.json === true) io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
   else {
     io.stdout(findings.map((f) => `${f.kind}: ${f.object}: ${f.detail}\n`).join(''));
@@ -50,4 +51,11 @@ function itemsOf(value: unknown): KubeObject[] {
   if (typeof object.kind === 'string' && object.kind.endsWith('List') && Array.isArray(object.items))
     return object.items.flatMap(itemsOf);
   return [object];
+}
+
+/** What the sidecars are compared against: `--version` (a tag) or `--image` (by tag or digest). */
+function wantedOf(options: Readonly<Record<string, unknown>>): WantedSidecar | null {
+  if (typeof options.image === 'string') return { image: options.image };
+  if (typeof options.version === 'string') return { version: options.version };
+  return null;
 }

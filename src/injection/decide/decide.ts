@@ -44,7 +44,8 @@ export type Decision =
 export function decide(template: unknown, input: DecideInput): Decision {
   const shape = podShapeProblems(template);
   if (shape.length > 0) return { kind: 'refuse', rule: 'hasThePodShape', reason: 'pod-shape', problems: shape };
-  const pod = template as PodTemplate;
+  // The API server drops a field whose value is null before anything runs the pod: judged as absent.
+  const pod = withoutNulls(template) as PodTemplate;
   const facts = podFacts(pod, input.defaults, input.optIn, input.inherited ?? {});
   const ports =
     facts.carried === null
@@ -55,18 +56,37 @@ export function decide(template: unknown, input: DecideInput): Decision {
         })
       : null;
   const context: RuleContext = { defaults: input.defaults, entitlement: input.entitlement, ports };
+  // A pod that carries a sidecar is judged whole even when it did not ask: left as it is, it keeps that
+  // sidecar, so a rule it fails refuses it.
+  let skipped: Decision | null = null;
   for (const rule of RULES) {
     const found = rule(facts, context);
     if (found === null) continue;
     const { action } = REASONS[found.reason];
     const decided = { facts, rule: rule.name, reason: found.reason, problems: found.problems };
+    if (action === 'skip' && facts.carried !== null) {
+      skipped ??= { kind: 'skip', ...decided, warning: false };
+      continue;
+    }
     if (action === 'skip') return { kind: 'skip', ...decided, warning: false };
     if (action === 'unsafe' && !facts.askedItself && facts.carried === null)
       return { kind: 'skip', ...decided, warning: true };
     return { kind: 'refuse', ...decided };
   }
+  if (skipped !== null) return skipped;
   if (facts.carried !== null) return { kind: 'keep', facts };
   // Every rule held, so the ports were found.
   const chosen = ports as { ok: true; ports: ChosenPorts; moves: string[] };
   return { kind: 'inject', facts, ports: chosen.ports, moves: chosen.moves };
+}
+
+/** A copy of a JSON value without the members whose value is null. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, member]) => member !== null)
+      .map(([key, member]) => [key, withoutNulls(member)]),
+  );
 }

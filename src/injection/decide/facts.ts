@@ -50,11 +50,10 @@ export function podFacts(
   inherited: Readonly<StringMap>,
 ): PodFacts {
   const annotations = { ...inherited, ...template.metadata?.annotations };
+  // The webhook asks by label only (its selectors see no annotation); `inject` reads the annotation too.
   const label = template.metadata?.labels?.[INJECT_LABEL];
-  const flag = {
-    value: label ?? annotations[INJECT_LABEL],
-    carrier: label === undefined ? 'annotation' : 'label',
-  } as const;
+  const annotation = optIn === 'every-workload' ? annotations[INJECT_LABEL] : undefined;
+  const flag = { value: label ?? annotation, carrier: label === undefined ? 'annotation' : 'label' } as const;
   const { options, problems } = overrideByAnnotations(defaults, annotations);
   const spec = template.spec;
   // A pod carries a sidecar when a container is one; a status annotation alone is only a claim, and
@@ -80,16 +79,25 @@ export function podFacts(
     isolation: carried
       ? {
           others,
-          keystoreSecrets: carried.secrets,
+          keystoreSecrets: keystoreSecrets(defaults, options, carried.secrets),
           keystoreVolumes: carried.volumes,
           sidecarUser: carried.user,
         }
       : {
           others,
-          keystoreSecrets: options.keystoreSecret === null ? [] : [options.keystoreSecret],
+          keystoreSecrets: keystoreSecrets(defaults, options),
           keystoreVolumes: [KEYSTORE_VOLUME],
           sidecarUser: options.sidecarUser === 'platform' ? null : options.sidecarUser,
         },
     mode: carried?.mode ?? options.mode,
   };
+}
+
+/**
+ * Every Secret the pod must keep from its applications: the one its sidecar reads, and the default one
+ * of every pod, which a pod naming another Secret for its own sidecar may still mount.
+ */
+function keystoreSecrets(defaults: InjectionOptions, options: PodOptions, carried: readonly string[] = []): string[] {
+  const named = [defaults.keystoreSecret, options.keystoreSecret, ...carried];
+  return [...new Set(named.filter((name): name is string => name !== null))];
 }

@@ -52,9 +52,12 @@ export function keyIsolationProblems(input: IsolationInput): string[] {
   const problems: string[] = [];
   if (spec.hostPID === true)
     problems.push("the pod uses the host's process namespace (hostPID): every such pod on the node would see the keys");
-  for (const volume of spec.volumes ?? [])
+  for (const volume of spec.volumes ?? []) {
     if (volume.hostPath !== undefined && volume.hostPath !== null)
       problems.push(`volume ${volume.name} is a hostPath: the node's disk holds the key files the kubelet lays out`);
+    if (volume.gitRepo !== undefined && volume.gitRepo !== null)
+      problems.push(`volume ${volume.name} is a gitRepo, which the kubelet clones on the node as root`);
+  }
   const keyVolumes = new Set(
     (spec.volumes ?? [])
       .filter((volume) => input.keystoreSecrets.some((secret) => holdsSecret(volume, secret)))
@@ -64,7 +67,8 @@ export function keyIsolationProblems(input: IsolationInput): string[] {
   for (const container of others) {
     const name = `container ${container.name}`;
     if (container.securityContext?.privileged === true) problems.push(`${name} is privileged`);
-    const beyond = (container.securityContext?.capabilities?.add ?? []).filter((c) => !BASELINE.has(capabilityName(c)));
+    // Compared as written, as the Pod Security Standards and the chart's admission policy compare them.
+    const beyond = (container.securityContext?.capabilities?.add ?? []).filter((c) => !BASELINE.has(c));
     if (beyond.length > 0)
       problems.push(`${name} adds the capability ${beyond.join(', ')}, beyond the baseline Pod Security Standard`);
     const mount = (container.volumeMounts ?? []).find((m) => keyVolumes.has(m.name));

@@ -2,6 +2,7 @@
 // reason it fails (with a sentence per problem), or null when it holds. Every pod goes through every
 // rule, a pod that already carries a sidecar included (then the rules judge the sidecar it carries). A
 // new refusal is one rule here and one row in reasons.ts.
+import { quoteValue } from '../../config/quote-value.js';
 import { INJECT_LABEL, KEYSTORE_VOLUME } from '../contract.js';
 import { entitlementProblem, type EntitlementPolicy } from '../policy/entitlement-policy.js';
 import type { InjectionOptions } from '../options.js';
@@ -14,6 +15,8 @@ import { podResourceProblems } from './pod-resources.js';
 import { repositoryOf, sidecarDeviations } from './sidecar-deviations.js';
 import { sidecarResources } from '../sidecar-resources.js';
 import { windowsOnly } from './windows-pod.js';
+import { usedPorts } from './used-ports.js';
+import { SETTINGS } from '../../config/settings.js';
 
 export interface Finding {
   readonly reason: ReasonCode;
@@ -42,9 +45,7 @@ export function asksForTheSidecar(facts: PodFacts): Finding | null {
   const { value, carrier } = facts.flag;
   if (value === 'false') return finding('opted-out', [`${carrier} ${INJECT_LABEL}: "false"`]);
   if (value !== undefined && value !== 'true')
-    return finding('annotation', [
-      `${carrier} ${INJECT_LABEL}: must be "true" or "false" (got ${JSON.stringify(value)})`,
-    ]);
+    return finding('annotation', [`${carrier} ${INJECT_LABEL}: must be "true" or "false" (got ${quoteValue(value)})`]);
   if (value === undefined && facts.optIn === 'pod-asks')
     return finding('not-asked', [`not labelled ${INJECT_LABEL}: "true"`]);
   return null;
@@ -54,7 +55,8 @@ export function carriesOnlyWhatInjectionMakes(facts: PodFacts, context: RuleCont
   const carried = facts.carried;
   if (carried === null) return null;
   const repository = repositoryOf(context.defaults.image);
-  const problems = sidecarDeviations(carried.container, { repository }).map((p) => `its sidecar differs: ${p}`);
+  const expected = { repository, keystoreSecrets: facts.isolation.keystoreSecrets };
+  const problems = sidecarDeviations(carried.container, expected).map((p) => `its sidecar differs: ${p}`);
   if (!carried.profiles.ok) problems.push(`its sidecar's profiles cannot be judged: ${carried.profiles.why}`);
   return finding('carried-sidecar', problems);
 }
@@ -112,8 +114,22 @@ export function fitsPodResources(facts: PodFacts): Finding | null {
 }
 
 export function findsFreePorts(facts: PodFacts, context: RuleContext): Finding | null {
-  if (facts.carried !== null || context.ports === null || context.ports.ok) return null;
+  if (facts.carried !== null) return finding('ports', carriedPortClashes(facts));
+  if (context.ports === null || context.ports.ok) return null;
   return finding('ports', [context.ports.problem]);
+}
+
+/** The ports a carried sidecar listens on that another container of the pod uses too. */
+function carriedPortClashes(facts: PodFacts): string[] {
+  const carried = facts.carried!;
+  const others = { ...facts.template.spec, initContainers: [], containers: [...carried.others] };
+  const used = usedPorts(others);
+  return [SETTINGS.listen.env, SETTINGS.adminListen.env].flatMap((name) => {
+    const value = (carried.container.env ?? []).filter((e) => e.name === name).at(-1)?.value;
+    const port = Number(/:(\d{1,5})$/.exec(value ?? '')?.[1]);
+    const user = used.get(port);
+    return user === undefined ? [] : [`its sidecar listens on ${port} (${name}), which is ${user}`];
+  });
 }
 
 /** The rules, in the order a pod meets them: the first that fails decides. */

@@ -5,8 +5,16 @@
 // fields to what the API server lets a container add (FORBIDDEN_FIELDS), judged by value where the API
 // server fills a default in. The chart's admission policy enforces the same (both read contract.ts).
 import { isRecord } from '../../text/is-record.js';
-import { FORBIDDEN_FIELDS, KEYSTORE_MOUNT, LITERAL_ENV, sidecarEnvNames, WAIT_READY_COMMAND } from '../contract.js';
-import type { Container } from '../pod.js';
+import {
+  FORBIDDEN_FIELDS,
+  KEYSTORE_MOUNT,
+  LITERAL_ENV,
+  LITERAL_VALUES,
+  sidecarEnvNames,
+  TERMINATION_MESSAGE_POLICY,
+  WAIT_READY_COMMAND,
+} from '../contract.js';
+import type { Container, EnvVar } from '../pod.js';
 
 const ALLOWED_ENV = new Set(sidecarEnvNames());
 const LITERAL = new Set(LITERAL_ENV);
@@ -16,19 +24,23 @@ const MOUNT_FIELDS = new Set(['name', 'mountPath', 'readOnly']);
 const TERMINATION_LOG = '/dev/termination-log';
 
 /** Each way the container differs from an injected sidecar; empty when it is one. */
-export function sidecarDeviations(container: Container, image: { readonly repository: string }): string[] {
+export function sidecarDeviations(
+  container: Container,
+  expected: { readonly repository: string; readonly keystoreSecrets: readonly string[] },
+): string[] {
   const found: string[] = [];
   const own = FORBIDDEN_FIELDS.filter((field) => container[field] !== undefined && container[field] !== null);
   if (own.length > 0) found.push(`it sets ${own.join(', ')}, which injection never does`);
   const path = container.terminationMessagePath;
   if (path !== undefined && path !== TERMINATION_LOG) found.push('it sets a terminationMessagePath of its own');
-  if (typeof container.image !== 'string' || repositoryOf(container.image) !== image.repository)
-    found.push(`its image is not from ${image.repository}`);
+  if (typeof container.image !== 'string' || repositoryOf(container.image) !== expected.repository)
+    found.push(`its image is not from ${expected.repository}`);
+  const policy = container.terminationMessagePolicy;
+  if (policy !== undefined && policy !== TERMINATION_MESSAGE_POLICY)
+    found.push(`its terminationMessagePolicy may copy its log into the pod's status (${JSON.stringify(policy)})`);
   const env = (container.env ?? []).map((e) => e.name).filter((name) => !ALLOWED_ENV.has(name));
   if (env.length > 0) found.push(`its env sets ${[...new Set(env)].join(', ')}, which injection never writes`);
-  const indirect = (container.env ?? []).filter((e) => LITERAL.has(e.name) && e.valueFrom !== undefined);
-  if (indirect.length > 0)
-    found.push(`its env takes ${indirect.map((e) => e.name).join(', ')} from valueFrom, where injection writes values`);
+  found.push(...(container.env ?? []).flatMap((e) => envDeviations(e, expected.keystoreSecrets)));
   const mounts = container.volumeMounts ?? [];
   if (mounts.length !== 1) found.push(`it mounts ${mounts.length} volumes; injection mounts the key store only`);
   for (const mount of mounts) {
@@ -48,6 +60,31 @@ export function sidecarDeviations(container: Container, image: { readonly reposi
 }
 
 const PROBE_ACTIONS = ['exec', 'tcpSocket', 'grpc'];
+
+/**
+ * How one variable differs from what injection writes: its own settings as literal values of the form
+ * it gives them, the others read from a ConfigMap or Secret under the variable's own name (never from a
+ * key store Secret, whose text a setting that cannot parse it would repeat in the sidecar's log).
+ */
+function envDeviations(entry: EnvVar, keystoreSecrets: readonly string[]): string[] {
+  const name = entry.name;
+  if (LITERAL.has(name)) {
+    if (entry.valueFrom !== undefined) return [`its env takes ${name} from valueFrom, where injection writes a value`];
+    const form = LITERAL_VALUES[name];
+    return form === undefined || form.test(entry.value ?? '')
+      ? []
+      : [`its ${name} is not of the form injection writes (${form.source})`];
+  }
+  const from = entry.valueFrom;
+  if (from === undefined) return [];
+  const reference = from.configMapKeyRef ?? from.secretKeyRef;
+  const sources = Object.keys(from);
+  if (sources.length !== 1 || reference?.key !== name)
+    return [`its ${name} is not read from a ConfigMap or Secret key of its own name, as injection reads it`];
+  if (from.secretKeyRef && keystoreSecrets.includes(from.secretKeyRef.name ?? ''))
+    return [`its ${name} reads the key store Secret ${from.secretKeyRef.name ?? ''}`];
+  return [];
+}
 
 function securityDeviations(context: Container['securityContext']): string[] {
   if (!isRecord(context)) return ['it has no security context'];

@@ -242,7 +242,42 @@ function parseOne(source: string): { document: Document.Parsed } | { problem: Ya
   const error = document.errors[0] ?? document.warnings[0] ?? extra?.errors[0];
   if (error) return { problem: { code: error.code, offset: error.pos[0] } };
   if (extra) return { problem: { code: 'MULTIPLE_DOCS', offset: extra.range[0] } };
+  const conflict = mergeConflict(document);
+  if (conflict !== null) return { problem: { code: 'MERGE_CONFLICT', offset: conflict } };
   return { document };
+}
+
+/**
+ * Where a mapping sets a key both through a merge key (`<<`) and explicitly; null when none does.
+ * YAML lets the explicit key win; kubectl's reader lets the later of the two win, so such a
+ * mapping means one thing to `inject` and another to the API server: it is refused rather than judged.
+ */
+function mergeConflict(document: Document.Parsed): number | null {
+  let found: number | null = null;
+  visit(document, {
+    Map(_, map) {
+      const merges = map.items.filter((pair) => isMergeKey(pair.key));
+      if (merges.length === 0) return undefined;
+      const explicit = new Set(
+        map.items
+          .filter((pair) => !merges.includes(pair))
+          .map((pair) => (isScalar(pair.key) ? pair.key.value : pair.key)),
+      );
+      for (const merge of merges) {
+        const sources = isSeq(merge.value) ? merge.value.items : [merge.value];
+        for (const source of sources) {
+          const target = isAlias(source) ? source.resolve(document) : source;
+          if (!isMap(target)) continue;
+          if (target.items.some((pair) => explicit.has(isScalar(pair.key) ? pair.key.value : pair.key))) {
+            found = map.range?.[0] ?? 0;
+            return visit.BREAK;
+          }
+        }
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** How deep the collections of the parsed text nest, found without recursion. */
@@ -325,6 +360,9 @@ function duplicateKey(document: Document.Parsed): boolean {
   return found;
 }
 
+/** A mapping's `<<` key, which the parser reads as a merge (its value a symbol, not the text). */
+const isMergeKey = (key: unknown): boolean => isScalar(key) && (key.value === '<<' || typeof key.value === 'symbol');
+
 function usesAnchors(document: Document.Parsed): boolean {
   let found = false;
   visit(document, {
@@ -336,7 +374,7 @@ function usesAnchors(document: Document.Parsed): boolean {
       return undefined;
     },
     Pair(_, pair) {
-      if (isScalar(pair.key) && pair.key.value === '<<') {
+      if (isMergeKey(pair.key)) {
         found = true;
         return visit.BREAK;
       }

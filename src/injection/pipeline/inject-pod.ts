@@ -54,10 +54,15 @@ export function injectPod(
 ): PodInjection {
   const input: DecideInput = { defaults, optIn, inherited, ...(entitlement ? { entitlement } : {}) };
   const decision = decide(template, input);
-  // `inject` replaces the sidecar a pod carries, so it judges the pod without it; whether the pod
-  // asks at all is still its own to say.
-  const replaces = optIn === 'every-workload' && decision.facts?.carried && !fromTheAskRule(decision);
-  return replaces ? reinject(template as PodTemplate, input) : outcomeOf(template as PodTemplate, decision);
+  // `inject` replaces the sidecar a pod carries, so it judges the pod without it; whether the pod asks at
+  // all is still its own to say. A pod that gets no sidecar in its place keeps the one it carries, and
+  // a refusal of that one stands.
+  if (optIn !== 'every-workload' || !decision.facts?.carried || fromTheAskRule(decision))
+    return outcomeOf(template as PodTemplate, decision);
+  const again = reinject(template as PodTemplate, input);
+  return again.outcome === 'skipped' && decision.kind === 'refuse'
+    ? outcomeOf(template as PodTemplate, decision)
+    : again;
 }
 
 const fromTheAskRule = (decision: Decision): boolean =>

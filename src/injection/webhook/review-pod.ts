@@ -5,6 +5,9 @@
 // types is refused with a catalog code in an answer, never an HTTP error: under `failurePolicy: Ignore`
 // an error would admit it.
 import { SIDECAR_ERRORS } from '../../errors.js';
+import { DECISION, INJECTED_STATUS } from '../contract.js';
+import type { PodTemplate } from '../pod.js';
+import { nameFromMetadata } from '../object-name.js';
 import { REASONS } from '../decide/reasons.js';
 import { patchBetween } from '../json-patch.js';
 import type { InjectionOptions } from '../options.js';
@@ -68,12 +71,18 @@ export function reviewPod(
         const notes = injection.warning
           ? [...warnings, prefix(`${name} was left without the sidecar: ${injection.reason}`)]
           : warnings;
-        return { response: allow(notes), result: 'skipped', pod: name, ...(reason ? { reason } : {}) };
+        const decided = withDecision(pod as PodTemplate, `skipped: ${injection.code ?? 'not-asked'}`, true);
+        return {
+          response: patched(decided, notes),
+          result: 'skipped',
+          pod: name,
+          ...(reason ? { reason } : {}),
+        };
       }
       case 'refused':
         return refused(injection.code === 'pod-shape', injection.problems.join('; '), REASONS[injection.code].label);
       case 'injected': {
-        const patch = JSON.stringify(patchBetween(pod, injection.template));
+        const patch = JSON.stringify(patchBetween(pod, withDecision(injection.template, INJECTED_STATUS, false)));
         // A patch this large comes only from a pod made to be large; its answer would be held in memory.
         if (patch.length > MAX_PATCH_BYTES)
           return refused(true, `its patch would be ${patch.length} bytes`, REASONS['pod-shape'].label);
@@ -93,6 +102,17 @@ export function reviewPod(
     }
   }
 
+  /** The pod with the decision recorded, as a patch; the pod unchanged when there is nothing to record. */
+  function patched(decided: PodTemplate, notes: readonly string[]): AdmissionResponse {
+    const operations = patchBetween(pod, decided);
+    if (operations.length === 0) return allow(notes);
+    return {
+      ...allow(notes),
+      patchType: 'JSONPatch',
+      patch: Buffer.from(JSON.stringify(operations)).toString('base64'),
+    };
+  }
+
   function refused(invalid: boolean, detail: string, reason: string): Omit<ReviewAnswer, 'who'> {
     return {
       response: {
@@ -110,15 +130,20 @@ export function reviewPod(
   }
 }
 
-/** A Pod's name; a Pod being created may have only a generateName. */
-function podName(request: AdmissionRequest): string {
-  const metadata = (request.object as { metadata?: { name?: unknown; generateName?: unknown } } | undefined)?.metadata;
-  return typeof metadata?.name === 'string'
-    ? metadata.name
-    : typeof metadata?.generateName === 'string'
-      ? `${metadata.generateName}*`
-      : '(no name)';
+/**
+ * The pod with the injector's decision in its annotations. A decision already recorded stays when the
+ * pod is only left as it is: the webhook runs again after a later webhook changes a pod it injected, and
+ * then finds its own sidecar there.
+ */
+function withDecision(pod: PodTemplate, decision: string, keepRecorded: boolean): PodTemplate {
+  const annotations = pod.metadata?.annotations;
+  if (keepRecorded && typeof annotations?.[DECISION] === 'string') return pod;
+  return { ...pod, metadata: { ...pod.metadata, annotations: { ...annotations, [DECISION]: decision } } };
 }
+
+/** A Pod's name; a Pod being created may have only a generateName. */
+const podName = (request: AdmissionRequest): string =>
+  nameFromMetadata((request.object as { metadata?: unknown } | undefined)?.metadata);
 
 function describePod(request: AdmissionRequest): string {
   const namespace = typeof request.namespace === 'string' && request.namespace ? ` in ${request.namespace}` : '';

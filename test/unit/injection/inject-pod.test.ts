@@ -136,7 +136,9 @@ test('injecting twice adds one sidecar; a pod annotated "false" is left alone; o
   t.is(twice.outcome, 'skipped');
   t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'false' }), DEFAULTS, 'every-workload').outcome, 'skipped');
   t.is(injectPod(pod(), DEFAULTS, 'pod-asks').outcome, 'skipped');
-  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'true' }), DEFAULTS, 'pod-asks').outcome, 'injected');
+  const labelled = { ...pod(), metadata: { labels: { 'sfd-sidecar.io/inject': 'true' } } };
+  t.is(injectPod(labelled, DEFAULTS, 'pod-asks').outcome, 'injected', 'the webhook asks by label');
+  t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'true' }), DEFAULTS, 'pod-asks').outcome, 'skipped');
   t.is(injectPod(pod({}, { 'sfd-sidecar.io/inject': 'yes' }), DEFAULTS, 'every-workload').outcome, 'refused');
 });
 
