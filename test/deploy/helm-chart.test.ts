@@ -11,6 +11,7 @@ import { parseAllDocuments, parse } from 'yaml';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
 import { parseEntitlementPolicy } from '../../src/injection/policy/entitlement-policy.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
+import { HOME_REPOSITORY, VERSION } from '../../src/version.js';
 
 const CHART = 'helm/sfd-sidecar';
 const scenarios = readdirSync(join(REPO_ROOT, CHART, 'ci')).filter((f) => f.endsWith('-values.yaml'));
@@ -466,6 +467,9 @@ test('NOTES say where the certificate comes from and how a pod asks for the side
   t.regex(injectorIssued, /sfd-sidecar\.io\/inject: "true"/);
   t.regex(injectorIssued, /\(classic form\)/);
   t.regex(injectorIssued, /needs the key store Secret sfd-keys/);
+  // The command the NOTES name comes from the release of the chart's version, never from npx.
+  const tarball = `https://github.com/${HOME_REPOSITORY}/releases/download/v${VERSION}/sfd-sidecar-${VERSION}.tgz`;
+  t.true(injectorIssued.includes(`  npm install -g ${tarball}\n`), injectorIssued);
   t.regex(notesOf('cert-manager-values.yaml'), /comes from cert-manager/);
   t.regex(injectorIssued, /No entitlement policy is in force/);
   t.regex(notesOf('policy-values.yaml'), /Entitlement policy: 2 entitlement\(s\); a pod outside it is refused/);

