@@ -105,6 +105,12 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
             await import('./injection/commands/check-command.js')
           ).checkCommand(line.positionals, line.options, settings, deps),
         };
+      case 'policy':
+        return {
+          exitCode: await (
+            await import('./injection/commands/policy-command.js')
+          ).policyCommand(line.positionals, line.options, deps),
+        };
       case 'injector':
         return {
           service: await (await import('./injection/commands/injector-command.js')).injectorCommand(settings, deps),

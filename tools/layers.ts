@@ -12,18 +12,20 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   files: [],
   // The protocol: pure functions of a request and a key.
   signing: [],
-  config: ['files', 'signing', 'version.ts'],
-  observability: ['config', 'version.ts'],
+  // Which API calls a profile may sign: named operations and rules, pure.
+  operations: [],
+  config: ['files', 'operations', 'signing', 'version.ts'],
+  observability: ['config', 'operations', 'version.ts'],
   // Plumbing: what every listener shares (inbound), and the calls out to the gateway and other hosts
   // (outbound: the egress proxy's route and tunnel, trusted certificates, reading an answer's start).
   http: ['errors.ts'],
   outbound: ['config'],
   server: ['config', 'errors.ts', 'http', 'observability'],
-  keys: ['config', 'errors.ts', 'files', 'observability', 'signing', 'text'],
+  keys: ['config', 'errors.ts', 'files', 'observability', 'operations', 'signing', 'text'],
   // Features, each on the plumbing. Two use another feature: the injector serves `inject`'s injection,
   // and the emulator sends its recording notifications with the relay's own event builder and sender.
   // The emulator checks signatures with its own code, never the sidecar's: a shared mistake would pass.
-  proxy: ['config', 'errors.ts', 'http', 'keys', 'observability', 'outbound', 'signing'],
+  proxy: ['config', 'errors.ts', 'http', 'keys', 'observability', 'operations', 'outbound', 'signing'],
   notify: ['config', 'errors.ts', 'http', 'observability', 'outbound', 'server'],
   admin: ['config', 'errors.ts', 'http', 'observability', 'server'],
   doctor: ['config', 'files', 'keys', 'outbound', 'signing'],
@@ -33,11 +35,11 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // of a decision, the pipeline that runs both, then what reads and edits manifests, answers reviews,
   // audits a cluster, keeps the webhook's certificates, and the commands over all of them. Beneath
   // the policy and the certificates, the one loop that re-reads both while the injector runs.
-  injection: ['config', 'signing', 'text', 'version.ts'],
+  injection: ['config', 'operations', 'signing', 'text', 'version.ts'],
   'injection/reload': [],
-  'injection/policy': ['config', 'files', 'injection/reload', 'observability', 'text'],
-  'injection/decide': ['config', 'injection', 'injection/policy', 'text'],
-  'injection/render': ['config', 'injection', 'injection/decide', 'version.ts'],
+  'injection/policy': ['config', 'files', 'injection/reload', 'observability', 'operations', 'text'],
+  'injection/decide': ['config', 'injection', 'injection/policy', 'operations', 'text'],
+  'injection/render': ['config', 'injection', 'injection/decide', 'operations', 'version.ts'],
   'injection/pipeline': ['injection', 'injection/decide', 'injection/render'],
   'injection/manifests': ['injection', 'injection/pipeline', 'injection/policy', 'keys'],
   'injection/certificates': ['files', 'injection/reload', 'observability', 'text'],
@@ -68,6 +70,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'injection/policy',
     'injection/webhook',
     'observability',
+    'operations',
+    'text',
   ],
   // What every command shares (its I/O, its settings), below the slices' commands and the dispatcher.
   command: ['config', 'observability'],

@@ -160,6 +160,19 @@ export const COMMANDS: readonly CommandDefinition[] = [
     positionals: true,
   },
   {
+    name: 'policy',
+    summary: 'suggest the smallest operations each profile needs, from request log lines or sfd_requests_total series',
+    usage: 'suggest [--from log|metrics] FILE|-',
+    options: [
+      {
+        name: 'from',
+        value: 'log|metrics',
+        description: 'request log lines (default), or /metrics text or a Prometheus query answer',
+      },
+    ],
+    positionals: true,
+  },
+  {
     name: 'injector',
     summary: 'serve the admission webhook that adds the sidecar to the pods that ask for it',
     usage: '[settings]',

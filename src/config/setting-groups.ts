@@ -31,6 +31,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       'accessKeySecret',
       'profileHeader',
       'allowedProfiles',
+      'operations',
       'keystoreReloadIntervalMs',
       'keystoreDebounceMs',
       'keyExpiryWarningDays',

@@ -1,11 +1,17 @@
 // Every setting, once: its environment variable (the flag of SFD_X_Y is --x-y), what it means, how its
 // text is read and what it may be, its default, whether it is a secret, and the commands that read it.
 // The readers, --help, docs/configuration.md and the chart's values schema all derive from this table.
+import {
+  OPERATIONS_SETTING_ALLOWED,
+  parseOperationsSetting,
+  type ProfileNarrowing,
+} from '../operations/operations-setting.js';
 import type { SignatureVersion, QueryPlacement, V2StringShape } from '../signing/types.js';
 import { QUERY_PLACEMENTS, SIGNATURE_VERSIONS, V2_STRING_SHAPES } from '../signing/types.js';
 import { parseCidrs, parseForwardUrl, parseNotifyPath, parseNotifyToken } from './notify-parsers.js';
 import {
   formatListen,
+  fail,
   ok,
   parseAccessKeyId,
   parseInteger,
@@ -39,6 +45,7 @@ export const COMMAND_NAMES = [
   'uninject',
   'audit',
   'check',
+  'policy',
   'injector',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
@@ -194,6 +201,18 @@ export const SETTINGS = define({
     allowed: 'comma-separated profile names',
     commands: SERVE,
   } satisfies SettingDefinition<string[]>,
+  operations: {
+    env: 'SFD_OPERATIONS',
+    description:
+      'the operations each profile may sign, within what the key store allows: written by the injection from ' +
+      'the entitlement policy and the sfd-sidecar.io/operations annotation; unset, the key store alone limits',
+    parse: (raw: string) => {
+      const parsed = parseOperationsSetting(raw);
+      return parsed.ok ? ok(parsed.value) : fail(parsed.allowed);
+    },
+    allowed: OPERATIONS_SETTING_ALLOWED,
+    commands: ['serve'],
+  } satisfies SettingDefinition<ProfileNarrowing>,
   keystoreReloadIntervalMs: {
     env: 'SFD_KEYSTORE_RELOAD_INTERVAL_MS',
     description: 'the key store is re-read this often, as a backstop to watching its directory',

@@ -120,6 +120,7 @@ export const INJECTED_ENV: readonly string[] = [
   SETTINGS.shutdownDelayMs.env,
   SETTINGS.allowedProfiles.env,
   SETTINGS.profileHeader.env,
+  SETTINGS.operations.env,
 ];
 
 /**
@@ -133,6 +134,7 @@ export const LITERAL_ENV: readonly string[] = [
   SETTINGS.profile.env,
   SETTINGS.allowedProfiles.env,
   SETTINGS.profileHeader.env,
+  SETTINGS.operations.env,
 ];
 
 /**
@@ -163,6 +165,7 @@ const NEVER_FROM_OBJECTS = new Set<string>([
   SETTINGS.profile.env,
   SETTINGS.allowedProfiles.env,
   SETTINGS.profileHeader.env,
+  SETTINGS.operations.env,
 ]);
 
 /** The variables `serve` reads that a ConfigMap or Secret the pod names may set, less those injection set. */

@@ -19,6 +19,7 @@ import {
 import { SIGNATURE_VERSIONS, type SignatureVersion } from '../signing/types.js';
 import { IMAGE_REPOSITORY, VERSION } from '../version.js';
 import { PREFIX } from './contract.js';
+import { parseOperationItems, type OperationItem } from '../operations/operation-rules.js';
 
 export { INJECTION_MODES, type InjectionMode, type SidecarUser } from '../config/settings.js';
 
@@ -48,6 +49,8 @@ export interface InjectionOptions {
   /** Empty: a caller cannot pick a profile per request. */
   readonly allowedProfiles: readonly string[];
   readonly profileHeader: string | null;
+  /** The operations the pod asks to be limited to, within what its entitlement grants; null: no ask. */
+  readonly operations: readonly OperationItem[] | null;
 }
 
 /** The options for one pod, and whether its signing port was fixed by its annotation. */
@@ -205,6 +208,17 @@ export const OPTIONS: OptionTable = {
     parse: parseHeaderName,
     fromSettings: none,
     description: `the request header a caller picks one of those profiles by (${SETTINGS.profileHeader.env})`,
+  },
+  operations: {
+    annotation: 'operations',
+    parse: (raw) => {
+      const parsed = parseOperationItems(raw);
+      return parsed.ok ? { ok: true, value: parsed.items } : parsed;
+    },
+    fromSettings: none,
+    description:
+      'the operations the pod signs, among those its entitlement grants (getCustomer, GET|HEAD /path/*, ...), ' +
+      `comma-separated (${SETTINGS.operations.env})`,
   },
 };
 

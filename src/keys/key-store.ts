@@ -1,6 +1,7 @@
 // The loaded key store: profiles with their keys (secrets as KeyObjects), windows, and per-profile
 // upstream and signing settings. Built whole from a file, then never changed: a reload builds another.
 import type { UpstreamTarget } from '../config/parsers.js';
+import type { OperationLimit } from '../operations/operation-limit.js';
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 
 export interface StoredKey {
@@ -18,6 +19,8 @@ export interface Profile {
   readonly upstream: UpstreamTarget | null;
   /** Signing settings the profile sets; the rest come from the global settings. */
   readonly signing: Partial<SigningOptions>;
+  /** The operations it signs, the hard limit every narrowing stays within; null: every operation. */
+  readonly operations: OperationLimit | null;
 }
 
 export interface KeyStore {
@@ -31,6 +34,7 @@ export function singleKeyStore(profileName: string, key: AccessKey): KeyStore {
     keys: [{ key, notBefore: null, notAfter: null }],
     upstream: null,
     signing: {},
+    operations: null,
   };
   return { profiles: new Map([[profileName, profile]]) };
 }

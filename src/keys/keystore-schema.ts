@@ -7,6 +7,8 @@ import { ACCESS_KEY_ID_PATTERN } from '../config/parsers.js';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import { QUERY_PLACEMENTS, SIGNATURE_VERSIONS, V2_STRING_SHAPES } from '../signing/types.js';
 import { SETTINGS } from '../config/settings.js';
+import { NAMED_OPERATIONS, type NamedOperation } from '../operations/named-operations.js';
+import { METHOD, PATH_PATTERN } from '../operations/operation-rules.js';
 
 const rfc3339 = z.iso.datetime({ offset: true });
 
@@ -63,6 +65,28 @@ export const PROFILE_FIELDS = {
   },
 } as const satisfies Record<string, Field>;
 
+const operationItem = z.union([
+  z.enum(NAMED_OPERATIONS as [NamedOperation, ...NamedOperation[]]),
+  z.strictObject({
+    methods: z.array(z.string().regex(METHOD)).min(1),
+    paths: z.array(z.string().regex(PATH_PATTERN)).min(1),
+  }),
+]);
+
+/** What a profile may sign: read item by item in parse-key-store.ts, stated here for the JSON Schema. */
+export const LIMIT_FIELDS = {
+  operations: {
+    schema: z
+      .array(operationItem)
+      .describe('The API calls this profile signs: named operations and {methods, paths} rules; [] signs none'),
+    allowed: 'a list of operations',
+  },
+  enforce: {
+    schema: z.boolean().describe('false: a dry run of operations, calls outside it are counted, not refused'),
+    allowed: 'true or false',
+  },
+} as const satisfies Record<string, Field>;
+
 const schemaOf = <T extends Record<string, Field>>(fields: T) =>
   Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.schema.optional()]));
 
@@ -72,6 +96,7 @@ const keySchema = z
 const profileSchema = z
   .strictObject({
     ...schemaOf(PROFILE_FIELDS),
+    ...schemaOf(LIMIT_FIELDS),
     keys: z
       .array(keySchema)
       .min(1)

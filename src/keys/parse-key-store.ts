@@ -14,7 +14,9 @@ import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { createAccessKey } from '../signing/access-key.js';
 import type { SigningOptions } from '../signing/types.js';
 import type { KeyStore, Profile, StoredKey } from './key-store.js';
-import { checkField, KEY_FIELDS, PROFILE_FIELDS } from './keystore-schema.js';
+import { checkField, KEY_FIELDS, LIMIT_FIELDS, PROFILE_FIELDS } from './keystore-schema.js';
+import { operationLimit, type OperationLimit } from '../operations/operation-limit.js';
+import { readOperationItem, type OperationItem } from '../operations/operation-rules.js';
 import { parseStructuredText } from './read-structured-text.js';
 import { isRecord } from '../text/is-record.js';
 
@@ -93,7 +95,7 @@ async function buildProfile(
     found.problem(at.path, at.label, 'must be an object with keys');
     return null;
   }
-  const known = { ...PROFILE_FIELDS, keys: null };
+  const known = { ...PROFILE_FIELDS, ...LIMIT_FIELDS, keys: null };
   for (const field of Object.keys(profile))
     if (!(field in known))
       found.problem([...at.path, field], at.label, `a field a profile does not have (it has ${fieldList(known)})`);
@@ -112,6 +114,7 @@ async function buildProfile(
     if (url.ok) upstream = url.value;
     else found.problem(place.path, place.label, `must be ${url.allowed}`);
   }
+  const operations = readLimit(profile, at, found);
   const keys: StoredKey[] = [];
   const keysAt = child(at, 'keys');
   if (!Array.isArray(profile.keys) || profile.keys.length === 0)
@@ -125,7 +128,31 @@ async function buildProfile(
       if (key) keys.push(key);
     }
   }
-  return found.problems.length > before ? null : { name, keys, upstream, signing };
+  return found.problems.length > before ? null : { name, keys, upstream, signing, operations };
+}
+
+/** The profile's limit on operations, each item checked in its place; null without `operations`. */
+function readLimit(profile: Record<string, unknown>, at: At, found: Findings): OperationLimit | null {
+  const enforceAt = child(at, 'enforce');
+  if (profile.enforce !== undefined && typeof profile.enforce !== 'boolean')
+    found.problem(enforceAt.path, enforceAt.label, `must be ${LIMIT_FIELDS.enforce.allowed}`);
+  if (profile.operations === undefined) {
+    if (profile.enforce !== undefined)
+      found.problem(enforceAt.path, enforceAt.label, 'applies to operations, which this profile does not have');
+    return null;
+  }
+  const listAt = child(at, 'operations');
+  if (!Array.isArray(profile.operations)) {
+    found.problem(listAt.path, listAt.label, `must be ${LIMIT_FIELDS.operations.allowed}`);
+    return null;
+  }
+  const items: OperationItem[] = [];
+  profile.operations.forEach((entry: unknown, index: number) => {
+    const read = readOperationItem(entry);
+    if (read.ok) items.push(read.item);
+    else found.problem([...listAt.path, index], `${listAt.label}[${index}]`, read.problem);
+  });
+  return operationLimit(items, profile.enforce !== false);
 }
 
 async function buildKey(

@@ -1,7 +1,8 @@
 // What the signing handler reports, and its Prometheus implementation: requests, latencies, upstream
 // and sidecar errors, in-flight count, clock skew and re-signed retries.
 import { statusClass, type Metrics } from './metrics.js';
-import { errorCodeLabel, type Operation } from './operation-name.js';
+import { errorCodeLabel } from './error-code-label.js';
+import type { Operation } from '../operations/named-operations.js';
 
 export interface RequestLabels {
   /** A profile from the key store, or `none` when the request was refused before one was chosen. */

@@ -1,7 +1,7 @@
 // One proxied request's log line: what the signing handler records as the request goes,
 // logged once when the caller's connection closes, for every request or only failed ones (SFD_REQUEST_LOG).
 import type { RequestLogMode } from '../config/settings.js';
-import { operationOf, type Operation } from '../observability/operation-name.js';
+import { operationOf, type Operation } from '../operations/named-operations.js';
 
 /**
  * What one request's log line says (never a secret, a signature or a header value). Every field is

@@ -1,6 +1,6 @@
 // YAML, read and written through one library: the only module that imports yaml. Readers here never
 // let the library print (its warnings quote the text) and report problems by position only.
-import { isMap, isScalar, isSeq, parseDocument, stringify, type Document, type YAMLError } from 'yaml';
+import { Document, isMap, isScalar, isSeq, parseDocument, stringify, type YAMLError } from 'yaml';
 
 export type { YAMLError };
 
@@ -65,4 +65,29 @@ function startOf(node: unknown): number | undefined {
 /** A value as a YAML document (generated files). */
 export function toYaml(value: unknown): string {
   return stringify(value, { lineWidth: 120 });
+}
+
+/**
+ * A value as a YAML document with comments where `commentOf` gives one for a node's path, on the line
+ * the node ends on (suggestions and generated files meant to be read); the collections `flow` names are
+ * written on one line, as `{methods: [GET], paths: [/a]}`.
+ */
+export function toCommentedYaml(
+  value: unknown,
+  commentOf: (path: YamlPath) => string | undefined,
+  flow: (path: YamlPath) => boolean = () => false,
+): string {
+  const document = new Document(value);
+  const walk = (node: unknown, path: YamlPath): void => {
+    const comment = commentOf(path);
+    if ((isMap(node) || isSeq(node)) && flow(path)) node.flow = true;
+    if (comment && (isScalar(node) || ((isMap(node) || isSeq(node)) && node.flow))) node.comment = ` ${comment}`;
+    else if (comment && (isMap(node) || isSeq(node))) node.commentBefore = ` ${comment}`;
+    if (isMap(node))
+      for (const pair of node.items)
+        walk(pair.value, [...path, String(isScalar(pair.key) ? pair.key.value : pair.key)]);
+    if (isSeq(node)) node.items.forEach((item, index) => walk(item, [...path, index]));
+  };
+  walk(document.contents, []);
+  return document.toString({ lineWidth: 120 });
 }

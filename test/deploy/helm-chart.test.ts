@@ -228,7 +228,12 @@ test('policy.entitlements reaches the injector as the policy file it reads, and 
   };
   t.deepEqual(
     parsed.policy.entitlements,
-    values.policy.entitlements.map((e) => ({ serviceAccounts: null, ...(e as object) })),
+    values.policy.entitlements.map((e) => ({
+      serviceAccounts: null,
+      operations: null,
+      enforce: true,
+      ...(e as object),
+    })),
   );
   const pod = injectorPod(objects).template.spec as {
     containers: { env: { name: string; value?: string }[]; volumeMounts: { name: string; mountPath: string }[] }[];

@@ -23,6 +23,7 @@ export const DEFAULTS: InjectionOptions = Object.freeze({
   envSecret: null,
   allowedProfiles: [],
   profileHeader: null,
+  operations: null,
 });
 
 export function sidecarOf(template: PodTemplate): Container | undefined {

@@ -163,3 +163,26 @@ for (const [title, change, expected] of ATTACKS) {
     }
   });
 }
+
+test('a carried sidecar may sign only the operations its entitlement grants', async (t) => {
+  const text = 'entitlements:\n  - namespace: shop\n    profiles: [billing]\n    operations: [getCustomer]\n';
+  const parsed = parseEntitlementPolicy(text);
+  if (!parsed.ok) throw new Error(parsed.problems.join('; '));
+  const stack = await startInjectorStack(t, DEFAULTS, { policy: () => parsed.policy });
+  const pod = await injectedPod();
+  const post = async (changed: Pod) =>
+    (JSON.parse((await stack.post('/mutate', admissionReviewOf(changed))).body) as Review).response;
+  setEnv(sidecarOf(pod), 'SFD_OPERATIONS', { value: '{"billing":{"operations":["getCustomer"]}}' });
+  t.true((await post(pod)).allowed, 'within the grant');
+  for (const value of ['{"billing":"*"}', '{"billing":{"operations":["getCustomer","deleteRateLimit"]}}', '{}']) {
+    setEnv(sidecarOf(pod), 'SFD_OPERATIONS', { value });
+    const answer = await post(pod);
+    t.false(answer.allowed, value);
+    t.regex(
+      answer.status!.message,
+      /its sidecar may sign operations of profile billing the entitlement policy does not grant/,
+    );
+  }
+  sidecarOf(pod).env = sidecarOf(pod).env!.filter((e) => e.name !== 'SFD_OPERATIONS');
+  t.false((await post(pod)).allowed, 'a sidecar without SFD_OPERATIONS signs every operation');
+});

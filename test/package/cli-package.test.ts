@@ -73,7 +73,7 @@ test('packed and installed globally into an empty prefix, sfd-sidecar runs with 
     .map((file) => `dist/src/${file}`);
   t.deepEqual(
     tarball!.files.map((file) => file.path).sort(),
-    ['README.md', 'package.json', 'dist/src/notify/notifications.d.ts', ...compiled].sort(),
+    ['LICENSE', 'README.md', 'package.json', 'dist/src/notify/notifications.d.ts', ...compiled].sort(),
   );
   t.is(PACKAGE.bin['sfd-sidecar'], 'dist/src/main.js');
   t.true(readFileSync(join(REPO_ROOT, 'dist/src/main.js'), 'utf8').startsWith('#!/usr/bin/env node\n'));

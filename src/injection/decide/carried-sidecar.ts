@@ -5,6 +5,7 @@
 import { SETTINGS } from '../../config/settings.js';
 import { parseProfileList, parseProfileName } from '../../config/profile-parsers.js';
 import { SIDECAR_NAME } from '../contract.js';
+import { parseOperationsSetting, type ProfileNarrowing } from '../../operations/operations-setting.js';
 import type { Container, PodSpec } from '../pod.js';
 
 export interface CarriedSidecar {
@@ -19,6 +20,8 @@ export interface CarriedSidecar {
   readonly secrets: readonly string[];
   /** Its user id, or null when the platform assigns it. */
   readonly user: number | null;
+  /** The operations it may sign per profile (its literal SFD_OPERATIONS), or null when it names none. */
+  readonly narrowing: ProfileNarrowing | null;
 }
 
 /** The sidecar the pod carries, or null when it carries none. */
@@ -42,6 +45,7 @@ export function carriedSidecar(spec: PodSpec): CarriedSidecar | null {
     volumes,
     secrets,
     user: container.securityContext?.runAsUser ?? spec.securityContext?.runAsUser ?? null,
+    narrowing: narrowingOf(container),
   };
 }
 
@@ -71,4 +75,12 @@ function profilesOf(container: Container): CarriedSidecar['profiles'] {
   if (!others.ok) return { ok: false, why: `its ${SETTINGS.allowedProfiles.env} is not ${others.allowed}` };
   const names = [own.value, ...others.value];
   return { ok: true, names: [...new Set(names)] };
+}
+
+/** Its literal SFD_OPERATIONS read as the sidecar reads it; an empty limit per profile when unreadable. */
+function narrowingOf(container: Container): ProfileNarrowing | null {
+  const entry = (container.env ?? []).filter((e) => e.name === SETTINGS.operations.env).at(-1);
+  if (entry === undefined || entry.valueFrom !== undefined) return null;
+  const parsed = parseOperationsSetting(entry.value ?? '');
+  return parsed.ok ? parsed.value : new Map();
 }

@@ -8,6 +8,7 @@ import { podFacts, type OptIn, type PodFacts } from './facts.js';
 import { podShapeProblems } from './pod-shape.js';
 import { REASONS, type ReasonCode } from './reasons.js';
 import { RULES, type RuleContext } from './rules.js';
+import { operationsNarrowing, type Narrowing } from './operations-narrowing.js';
 
 export interface DecideInput {
   readonly defaults: InjectionOptions;
@@ -18,7 +19,14 @@ export interface DecideInput {
 }
 
 export type Decision =
-  | { readonly kind: 'inject'; readonly facts: PodFacts; readonly ports: ChosenPorts; readonly moves: string[] }
+  | {
+      readonly kind: 'inject';
+      readonly facts: PodFacts;
+      readonly ports: ChosenPorts;
+      readonly moves: string[];
+      /** The operations the sidecar may sign with each of its profiles (SFD_OPERATIONS). */
+      readonly narrowing: Narrowing;
+    }
   /** The pod carries a sidecar that passes every rule: it is left as it is. */
   | { readonly kind: 'keep'; readonly facts: PodFacts }
   | {
@@ -75,9 +83,10 @@ export function decide(template: unknown, input: DecideInput): Decision {
   }
   if (skipped !== null) return skipped;
   if (facts.carried !== null) return { kind: 'keep', facts };
-  // Every rule held, so the ports were found.
+  // Every rule held, so the ports were found and the operations asked for are granted.
   const chosen = ports as { ok: true; ports: ChosenPorts; moves: string[] };
-  return { kind: 'inject', facts, ports: chosen.ports, moves: chosen.moves };
+  const { narrowing } = operationsNarrowing(facts, facts.profiles ?? [], input.entitlement);
+  return { kind: 'inject', facts, ports: chosen.ports, moves: chosen.moves, narrowing };
 }
 
 /** A copy of a JSON value without the members whose value is null. */

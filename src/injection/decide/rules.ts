@@ -4,7 +4,9 @@
 // new refusal is one rule here and one row in reasons.ts.
 import { quoteValue } from '../../config/quote-value.js';
 import { INJECT_LABEL, KEYSTORE_VOLUME } from '../contract.js';
-import { entitlementProblem, type EntitlementPolicy } from '../policy/entitlement-policy.js';
+import { entitlementProblem, grantedOperations, type EntitlementPolicy } from '../policy/entitlement-policy.js';
+import { sameOperationItem } from '../../operations/operation-rules.js';
+import { operationsNarrowing } from './operations-narrowing.js';
 import type { InjectionOptions } from '../options.js';
 import type { PodFacts } from './facts.js';
 import { keyIsolationProblems } from './key-isolation.js';
@@ -83,10 +85,33 @@ export function annotationsAreReadable(facts: PodFacts): Finding | null {
 
 export function entitledToItsProfiles(facts: PodFacts, context: RuleContext): Finding | null {
   const { entitlement } = context;
-  if (entitlement === undefined || facts.profiles === null) return null;
-  const workload = { ...entitlement, serviceAccount: facts.serviceAccount };
-  const denied = entitlementProblem(entitlement.policy, workload, facts.profiles);
-  return denied === null ? null : finding('not-entitled', [denied]);
+  if (facts.profiles === null) return null;
+  if (entitlement !== undefined) {
+    const workload = { ...entitlement, serviceAccount: facts.serviceAccount };
+    const denied = entitlementProblem(entitlement.policy, workload, facts.profiles);
+    if (denied !== null) return finding('not-entitled', [denied]);
+  }
+  if (facts.carried !== null) return finding('not-entitled', carriedOperationProblems(facts, entitlement));
+  return finding('not-entitled', operationsNarrowing(facts, facts.profiles, entitlement).problems);
+}
+
+/** How the operations a carried sidecar may sign go beyond what its entitlements grant. */
+function carriedOperationProblems(facts: PodFacts, entitlement: RuleContext['entitlement']): string[] {
+  if (entitlement === undefined) return [];
+  const carried = facts.carried!.narrowing;
+  return (facts.profiles ?? []).flatMap((profile) => {
+    const grant = grantedOperations(entitlement.policy, entitlement.namespace, facts.serviceAccount, profile);
+    if (grant === null || grant === undefined) return [];
+    const limit = carried?.get(profile);
+    const within =
+      limit !== undefined &&
+      limit !== null &&
+      (limit.enforce || !grant.enforce) &&
+      limit.items.every((item) => grant.items.some((have) => sameOperationItem(have, item)));
+    return within
+      ? []
+      : [`its sidecar may sign operations of profile ${profile} the entitlement policy does not grant`];
+  });
 }
 
 export function keepsKeysFromTheApplication(facts: PodFacts): Finding | null {

@@ -15,6 +15,7 @@ import {
   WRITTEN,
 } from '../contract.js';
 import type { ChosenPorts } from '../decide/choose-ports.js';
+import type { Narrowing } from '../decide/operations-narrowing.js';
 import type { PodOptions } from '../options.js';
 import type { Container, PodTemplate, StringMap } from '../pod.js';
 import { keystoreVolume, shutdownNeedsSeconds, sidecarContainer } from './sidecar-container.js';
@@ -34,13 +35,18 @@ export const sidecarUrl = (signingPort: number | string): string => `http://127.
  */
 export function renderPod(
   template: PodTemplate,
-  plan: { readonly options: PodOptions; readonly ports: ChosenPorts; readonly moves: readonly string[] },
+  plan: {
+    readonly options: PodOptions;
+    readonly ports: ChosenPorts;
+    readonly moves: readonly string[];
+    readonly narrowing: Narrowing;
+  },
   annotations: Readonly<StringMap>,
 ): RenderedPod {
   const { options, ports } = plan;
   const spec = template.spec;
   const notes = [...plan.moves];
-  const sidecar = sidecarContainer(options, ports);
+  const sidecar = sidecarContainer(options, ports, plan.narrowing);
   const url = sidecarUrl(ports.signing);
   const withUrl = (container: Container): Container =>
     (container.env ?? []).some((e) => e.name === SIDECAR_URL_ENV)

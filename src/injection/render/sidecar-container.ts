@@ -18,12 +18,14 @@ import {
   WAIT_READY_COMMAND,
 } from '../contract.js';
 import type { ChosenPorts } from '../decide/choose-ports.js';
+import type { Narrowing } from '../decide/operations-narrowing.js';
+import { formatOperationsSetting } from '../../operations/operations-setting.js';
 import { podProfiles, type PodOptions } from '../options.js';
 import type { Container, EnvVar, Volume } from '../pod.js';
 import { sidecarResources } from '../sidecar-resources.js';
 import { settingsFromObjects } from './settings-from-objects.js';
 
-export function sidecarContainer(options: PodOptions, ports: ChosenPorts): Container {
+export function sidecarContainer(options: PodOptions, ports: ChosenPorts, narrowing: Narrowing): Container {
   const env: EnvVar[] = [
     { name: SETTINGS.listen.env, value: `127.0.0.1:${ports.signing}` },
     { name: SETTINGS.adminListen.env, value: `:${ports.admin}` },
@@ -45,6 +47,8 @@ export function sidecarContainer(options: PodOptions, ports: ChosenPorts): Conta
           { name: SETTINGS.allowedProfiles.env, value: options.allowedProfiles.join(',') },
           { name: SETTINGS.profileHeader.env, value: options.profileHeader! },
         ]),
+    // Always written, naming every profile the sidecar may sign with: a ConfigMap can never set it.
+    { name: SETTINGS.operations.env, value: formatOperationsSetting(narrowing) },
   ];
   const fromObjects = settingsFromObjects(
     { configMap: options.envConfigMap, secret: options.envSecret },

@@ -17,6 +17,7 @@ const store: KeyStore = {
         name: 'billing',
         upstream: null,
         signing: {},
+        operations: null,
         keys: [
           { key: createAccessKey('AKSOON', 'expiry-secret-1'), notBefore: null, notAfter: now + 3 * DAY },
           { key: createAccessKey('AKLATER', 'expiry-secret-2'), notBefore: null, notAfter: now + 30 * DAY },

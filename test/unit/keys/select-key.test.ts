@@ -15,6 +15,7 @@ const profile: Profile = {
   name: 'billing',
   upstream: null,
   signing: {},
+  operations: null,
   keys: [
     key('OLD', null, '2026-12-08T00:00:00Z'),
     key('NEW', '2026-12-01T00:00:00Z', null),

@@ -1,0 +1,87 @@
+// `sfd-sidecar policy suggest [--from log|metrics] FILE|-`: the smallest operations that would have
+// allowed every call the sidecars saw answered below 400, as YAML ready to paste: entitlement entries
+// when the records carry namespaces and service accounts, else each profile's `operations` for the key
+// store; each item with the calls it covers. From metric series only named operations can be told, and
+// calls of any other operation are warned about: only request log lines carry their paths.
+import { describeFileProblem } from '../../files/regular-file.js';
+import type { CliIo } from '../../command/cli-io.js';
+import { describeOperationItem } from '../../operations/operation-rules.js';
+import { callsFromLogLines, callsFromSeries } from '../../operations/seen-calls.js';
+import { suggestOperations, type Suggestion } from '../../operations/suggest-operations.js';
+import { toCommentedYaml } from '../../text/yaml.js';
+
+const USAGE = 'usage: sfd-sidecar policy suggest [--from log|metrics] FILE|-   (request log lines, or /metrics)';
+const MAX_INPUT_BYTES = 512 * 1024 * 1024;
+
+export async function policyCommand(
+  positionals: readonly string[],
+  options: Readonly<Record<string, unknown>>,
+  io: CliIo,
+): Promise<number> {
+  const [action, source, ...rest] = positionals;
+  const from = options.from ?? 'log';
+  if (action !== 'suggest' || source === undefined || rest.length > 0 || (from !== 'log' && from !== 'metrics')) {
+    io.stderr(`${USAGE}\n`);
+    return 2;
+  }
+  let input: string;
+  try {
+    input = source === '-' ? await io.readStdin(MAX_INPUT_BYTES) : await io.readFileAsync(source, MAX_INPUT_BYTES);
+  } catch (error) {
+    io.stderr(`sfd-sidecar policy: ${source}: ${describeFileProblem(error)}\n`);
+    return 2;
+  }
+  const read = from === 'log' ? callsFromLogLines(input) : callsFromSeries(input);
+  const suggestions = suggestOperations(read.calls);
+  const total = read.calls.reduce((sum, call) => sum + call.count, 0);
+  io.stderr(
+    `sfd-sidecar policy: ${total} calls read from ${source === '-' ? 'stdin' : source}` +
+      `${read.skipped > 0 ? `, ${read.skipped} lines skipped (not a request's record)` : ''}\n`,
+  );
+  for (const suggestion of suggestions.filter((s) => s.unnamed > 0))
+    io.stderr(
+      `warning: profile ${suggestion.profile}: ${suggestion.unnamed} calls of operation other, which only their ` +
+        'paths can grant: run policy suggest over request log lines (--from log) to see them\n',
+    );
+  if (suggestions.length === 0) {
+    io.stderr('sfd-sidecar policy: no call answered below 400: nothing to suggest\n');
+    return 1;
+  }
+  io.stdout(render(suggestions));
+  return 0;
+}
+
+/** Entitlement entries when the calls carry who made them, else each profile's operations. */
+function render(suggestions: readonly Suggestion[]): string {
+  const counted = new Map<string, string>();
+  const itemsOf = (suggestion: Suggestion, at: string) =>
+    suggestion.items.map((suggested, index) => {
+      counted.set(`${at}.${index}`, `${suggested.calls} calls`);
+      return suggested.item;
+    });
+  const byWho = suggestions.every((s) => s.namespace !== undefined);
+  const value = byWho
+    ? {
+        entitlements: suggestions.map((s, index) => ({
+          namespace: s.namespace,
+          ...(s.serviceAccount ? { serviceAccounts: [s.serviceAccount] } : {}),
+          profiles: [s.profile],
+          operations: itemsOf(s, `entitlements.${index}.operations`),
+        })),
+      }
+    : {
+        profiles: Object.fromEntries(
+          suggestions.map((s) => [s.profile, { operations: itemsOf(s, `profiles.${s.profile}.operations`) }]),
+        ),
+      };
+  const heading = byWho
+    ? '# Entries for the entitlement policy (policy.entitlements), from the calls seen:'
+    : "# Each profile's operations for the key store, from the calls seen:";
+  const body = toCommentedYaml(
+    value,
+    (path) => counted.get(path.join('.')),
+    (path) => counted.has(path.join('.')),
+  );
+  const described = suggestions.flatMap((s) => s.items.map((i) => describeOperationItem(i.item)));
+  return `${heading} ${described.length} operations\n${body}`;
+}
