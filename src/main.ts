@@ -3,7 +3,7 @@
 import { runCli } from './cli.js';
 import { readRegularFile, readRegularFileSync } from './files/regular-file.js';
 import { readStream } from './files/read-stream.js';
-import { writePrivateFile } from './files/write-private.js';
+import { makePrivateDirectory, writePrivateFile } from './files/write-private.js';
 
 // Creating process.stdout puts a pipe or socket stdout (a container runtime's log pipe) in non-blocking
 // mode, as in every Node program that prints. The log writer writes to fd 1 synchronously and relies on
@@ -39,6 +39,7 @@ const io = {
   },
   readStdin: (maxBytes: number) => readStream(process.stdin, maxBytes),
   writePrivateFile,
+  makePrivateDirectory,
   now: Date.now,
   production: process.env.NODE_ENV === 'production',
   holdSignals: () => {

@@ -73,9 +73,10 @@ export const COMMANDS: readonly CommandDefinition[] = [
   {
     name: 'keys',
     summary:
-      'check a key store file, list the keys in use (never a secret), print the key store JSON Schema, or ' +
-      'split a key store into one file per profile',
-    usage: 'check FILE | list [--json] | schema | split FILE DIR   [settings]',
+      'check a key store file (and print the kubectl command whose Secret carries its secret files), list the ' +
+      'keys of a file or of the key store in use (never a secret), print the key store JSON Schema, or split ' +
+      'a key store into one file per profile in DIR (made when missing)',
+    usage: 'check FILE | list [FILE] [--json] | schema | split FILE DIR   [settings]',
     options: [json],
     positionals: true,
   },

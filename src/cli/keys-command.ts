@@ -1,10 +1,12 @@
-// `sfd-sidecar keys check FILE | list | schema`: validate a key store for the CI of whoever owns the
-// secret, show profiles, keys, windows and expiry (never a secret), print the published JSON Schema.
+// `sfd-sidecar keys check FILE | list [FILE] | schema | split FILE DIR`: validate a key store for the CI
+// of whoever owns the secret (and say whether its secret files would reach a pod through a Secret), show
+// profiles, keys, windows and expiry (never a secret), print the published JSON Schema, split a store.
 import { ConfigError } from '../config/config-error.js';
 import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import { singleKeyStore, type KeyStore } from '../keys/key-store.js';
 import { keystoreJsonSchema } from '../keys/keystore-schema.js';
 import { parseKeyStore, type ParsedKeyStore } from '../keys/parse-key-store.js';
+import { kubeSecretLayout } from '../keys/kube-secret-layout.js';
 import { readKeyStoreDirectory } from '../keys/read-key-store-path.js';
 import { listDirectory } from '../files/directory.js';
 import { currentKey } from '../keys/select-key.js';
@@ -13,7 +15,7 @@ import { readerOf, type CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
 
 const DAY_MS = 86_400_000;
-const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [--json] | keys schema | keys split FILE DIR';
+const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [FILE] [--json] | keys schema | keys split FILE DIR';
 
 export async function keysCommand(
   positionals: readonly string[],
@@ -32,7 +34,7 @@ export async function keysCommand(
     case 'check':
       return check(file, io);
     case 'list':
-      return list(settings, options.json === true, io);
+      return list(file, settings, options.json === true, io);
     case 'schema':
       io.stdout(`${JSON.stringify(keystoreJsonSchema(), null, 2)}\n`);
       return 0;
@@ -51,30 +53,41 @@ async function check(file: string | undefined, io: CliIo): Promise<number> {
   for (const warning of loaded.warnings) io.stderr(`${file}: warning: ${warning}\n`);
   if (!loaded.ok) {
     io.stderr(
-      `${file}: ${loaded.problems.length} ` +
-        `problem${loaded.problems.length === 1 ? '' : 's'}:\n${loaded.problems.map((p) => `  - ${p}`).join('\n')}\n`,
+      `${file}: ${loaded.problems.length} problem${loaded.problems.length === 1 ? '' : 's'}:\n` +
+        `${bulleted(loaded.problems)}\n`,
     );
     return 1;
   }
+  const layout = kubeSecretLayout({ path: file, directory: loaded.directory }, loaded.secretFiles);
+  for (const { label, reason } of layout.stranded) io.stderr(`${file}: warning: ${label}: ${reason}\n`);
   const keys = [...loaded.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
   io.stdout(
     `${file}: valid, ${loaded.store.profiles.size} profile${loaded.store.profiles.size === 1 ? '' : 's'}, ` +
       `${keys} key${keys === 1 ? '' : 's'}\n`,
   );
+  // The documented command carries the store file alone; a store with secret files needs them beside it.
+  if (loaded.secretFiles.length > 0 && layout.createCommand !== null)
+    io.stdout(
+      `a Secret that carries the key store with its secret files, mounted beside it:\n  ${layout.createCommand}\n`,
+    );
   return 0;
 }
 
-async function load(file: string, io: CliIo): Promise<ParsedKeyStore> {
+/** A key store read from a path, and whether the path is a directory of per-profile files. */
+type LoadedKeyStore = ParsedKeyStore & { readonly directory: boolean };
+
+async function load(file: string, io: CliIo): Promise<LoadedKeyStore> {
   // A directory of per-profile files, as the sidecar reads it.
   const entries = await listDirectory(file);
-  if (entries !== null) return readKeyStoreDirectory(file, entries, { readFile: io.readFileAsync });
+  if (entries !== null)
+    return { ...(await readKeyStoreDirectory(file, entries, { readFile: io.readFileAsync })), directory: true };
   let text: string;
   try {
     text = await io.readFileAsync(file, FILE_LIMITS.keyStore);
   } catch (error) {
-    return { ok: false, problems: [`(file): ${describeFileProblem(error)}`], warnings: [] };
+    return { ok: false, problems: [`(file): ${describeFileProblem(error)}`], warnings: [], directory: false };
   }
-  return parseKeyStore(text, file, { readFile: io.readFileAsync });
+  return { ...(await parseKeyStore(text, file, { readFile: io.readFileAsync })), directory: false };
 }
 
 interface KeyRow {
@@ -86,7 +99,18 @@ interface KeyRow {
   daysToExpiry: number | null;
 }
 
-async function list(settings: CommandSettings, json: boolean, io: CliIo): Promise<number> {
+/** Lists the keys of FILE, as `check` reads it, or else of the configured key store or single key. */
+async function list(file: string | undefined, settings: CommandSettings, json: boolean, io: CliIo): Promise<number> {
+  if (file !== undefined) {
+    const loaded = await load(file, io);
+    for (const warning of loaded.warnings) io.stderr(`${file}: warning: ${warning}\n`);
+    if (!loaded.ok) {
+      io.stderr(`${file}: not listed, it has problems (run keys check):\n${bulleted(loaded.problems)}\n`);
+      return 1;
+    }
+    io.stdout(keyListing(loaded.store, json, io.now()));
+    return 0;
+  }
   const r = readerOf(settings, io);
   const path = r.raw('keystoreFile');
   const profileName = r.value('profile');
@@ -107,7 +131,14 @@ async function list(settings: CommandSettings, json: boolean, io: CliIo): Promis
         ? r.problems
         : [`${SETTINGS.keystoreFile.env} or ${SETTINGS.accessKeyId.env}: one is required`],
     );
-  const now = io.now();
+  io.stdout(keyListing(store, json, io.now()));
+  return 0;
+}
+
+const bulleted = (lines: readonly string[]): string => lines.map((line) => `  - ${line}`).join('\n');
+
+/** The keys of a store as a table or JSON: ids, windows, the current key, days to expiry; never a secret. */
+function keyListing(store: KeyStore, json: boolean, now: number): string {
   const rows: KeyRow[] = [];
   for (const profile of store.profiles.values()) {
     const current = currentKey(profile, now)?.accessKeyId;
@@ -122,8 +153,7 @@ async function list(settings: CommandSettings, json: boolean, io: CliIo): Promis
       });
     }
   }
-  io.stdout(json ? `${JSON.stringify(rows)}\n` : table(rows));
-  return 0;
+  return json ? `${JSON.stringify(rows)}\n` : table(rows);
 }
 
 function table(rows: readonly KeyRow[]): string {

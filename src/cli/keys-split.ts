@@ -1,7 +1,8 @@
 // `sfd-sidecar keys split FILE DIR`: the key store as one file per profile, DIR/<profile>.json, each a
 // key store holding that profile alone with its secrets inline (a secretFile is read and written in):
 // the per-profile layout, whose files an injected pod mounts only for the profiles it uses. The files
-// are new and only their owner can read them; nothing of a secret is printed.
+// are new and only their owner can read them, in DIR, made (with its parents) for its owner alone when
+// it does not exist; nothing of a secret is printed.
 import { dirname, join } from 'node:path';
 import { PROFILE_NAME_PATTERN } from '../config/profile-parsers.js';
 import { FILE_LIMITS } from '../files/regular-file.js';
@@ -23,6 +24,12 @@ export async function splitKeyStore(file: string, dir: string, io: CliIo): Promi
   const raw = parseStructuredText(text, file);
   if (!raw.ok) return 1;
   const profiles = (raw.value as { profiles: Record<string, Fields> }).profiles;
+  try {
+    io.makePrivateDirectory(dir);
+  } catch (error) {
+    io.stderr(`${dir}: not made (${(error as NodeJS.ErrnoException).code ?? 'error'}); nothing is written\n`);
+    return 1;
+  }
   const written: string[] = [];
   for (const [name, profile] of Object.entries(profiles)) {
     // Validated above: the name is a profile name, safe as a file name.

@@ -15,6 +15,8 @@ export interface CliIo {
   readonly readFileIfExists: (path: string, maxBytes: number) => string | null;
   /** Writes a new file only its owner can read; throws when it exists or cannot be written. */
   readonly writePrivateFile: (path: string, text: string) => void;
+  /** Makes a directory and its missing parents, only their owner can enter; throws when it cannot. */
+  readonly makePrivateDirectory: (path: string) => void;
   /** Reads standard input to its end as UTF-8, at most `maxBytes` of it; rejects beyond. */
   readonly readStdin: (maxBytes: number) => Promise<string>;
   readonly now: () => number;

@@ -21,8 +21,21 @@ import { parseStructuredText } from './read-structured-text.js';
 import { isRecord } from '../text/is-record.js';
 
 export type ParsedKeyStore =
-  | { readonly ok: true; readonly store: KeyStore; readonly warnings: readonly string[] }
+  | {
+      readonly ok: true;
+      readonly store: KeyStore;
+      readonly warnings: readonly string[];
+      readonly secretFiles: readonly SecretFileEntry[];
+    }
   | { readonly ok: false; readonly problems: readonly string[]; readonly warnings: readonly string[] };
+
+/** A key whose secret was read from a file: where the store names it, the name as written, the path read. */
+export interface SecretFileEntry {
+  /** The field's place, such as `profiles.billing.keys[0].secretFile`. */
+  readonly label: string;
+  readonly secretFile: string;
+  readonly path: string;
+}
 
 export interface KeyStoreFiles {
   /** Reads a secret file as UTF-8, at most `maxBytes` of it; throws when it cannot. */
@@ -38,6 +51,7 @@ type Path = readonly (string | number)[];
 class Findings {
   readonly problems: string[] = [];
   readonly warnings: string[] = [];
+  readonly secretFiles: SecretFileEntry[] = [];
   constructor(private readonly place: (path: Path) => string) {}
   problem(path: Path, label: string, message: string): void {
     this.problems.push(`${this.place(path)}: ${label}: ${message}`);
@@ -74,7 +88,7 @@ export async function parseKeyStore(text: string, filePath: string, files: KeySt
   }
   return found.problems.length > 0
     ? { ok: false, problems: found.problems, warnings: found.warnings }
-    : { ok: true, store: { profiles }, warnings: found.warnings };
+    : { ok: true, store: { profiles }, warnings: found.warnings, secretFiles: found.secretFiles };
 }
 
 async function buildProfile(
@@ -198,10 +212,14 @@ async function buildKey(
   return { key: createAccessKey(id, secret), notBefore, notAfter };
 }
 
-/** A key's secretFile, relative to the store's directory, without the one trailing newline files end with. */
+/** Where a key's secretFile is: relative to the store's directory, unless absolute. */
+export function secretFilePath(baseDir: string, secretFile: string): string {
+  return isAbsolute(secretFile) ? secretFile : join(baseDir, secretFile);
+}
+
+/** A key's secretFile, without the one trailing newline files end with. */
 export async function readSecretFile(files: KeyStoreFiles, baseDir: string, secretFile: string): Promise<string> {
-  const path = isAbsolute(secretFile) ? secretFile : join(baseDir, secretFile);
-  return (await files.readFile(path, FILE_LIMITS.secret)).replace(/\r?\n$/, '');
+  return (await files.readFile(secretFilePath(baseDir, secretFile), FILE_LIMITS.secret)).replace(/\r?\n$/, '');
 }
 
 async function readSecret(
@@ -234,6 +252,11 @@ async function readSecret(
       return null;
     }
     warnEdges(secret, `in ${value.secretFile} `);
+    found.secretFiles.push({
+      label: fileAt.label,
+      secretFile: value.secretFile,
+      path: secretFilePath(baseDir, value.secretFile),
+    });
     return secret;
   } catch (error) {
     found.problem(fileAt.path, fileAt.label, describeFileProblem(error));

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { describeFileProblem, FILE_LIMITS } from '../files/regular-file.js';
 import type { Profile } from './key-store.js';
-import { parseKeyStore, type KeyStoreFiles, type ParsedKeyStore } from './parse-key-store.js';
+import { parseKeyStore, type KeyStoreFiles, type ParsedKeyStore, type SecretFileEntry } from './parse-key-store.js';
 
 export interface KeyStorePathFiles extends KeyStoreFiles {
   /** The entries of a directory, or null when the path is not one. */
@@ -30,6 +30,7 @@ export async function readKeyStoreDirectory(
   const profiles = new Map<string, Profile>();
   const problems: string[] = [];
   const warnings: string[] = [];
+  const secretFiles: SecretFileEntry[] = [];
   for (const name of names) {
     const parsed = await readOne(join(path, name), files);
     const label = (text: string) => `${name}: ${text}`;
@@ -38,12 +39,15 @@ export async function readKeyStoreDirectory(
       problems.push(...parsed.problems.map(label));
       continue;
     }
+    secretFiles.push(...parsed.secretFiles.map((entry) => ({ ...entry, label: label(entry.label) })));
     for (const [profileName, profile] of parsed.store.profiles) {
       if (profiles.has(profileName)) problems.push(label(`profile ${profileName} is also in another file`));
       profiles.set(profileName, profile);
     }
   }
-  return problems.length > 0 ? { ok: false, problems, warnings } : { ok: true, store: { profiles }, warnings };
+  return problems.length > 0
+    ? { ok: false, problems, warnings }
+    : { ok: true, store: { profiles }, warnings, secretFiles };
 }
 
 async function readOne(path: string, files: KeyStoreFiles): Promise<ParsedKeyStore> {

@@ -1,7 +1,8 @@
 // One proxied request from arrival to its log line. The steps, in the order a request takes them:
 // admit (capacity, profile, target), read the body once under the limits, sign with the profile's current
 // key and forward, then relay the gateway's answer as it streams. When the gateway refuses the key and
-// the profile holds another key valid now (a rotation's overlap), it re-signs once with that key.
+// the profile holds another key valid now (a rotation's overlap), it re-signs once with that key; when
+// that key is refused too, the caller gets the first refusal, whose cause is the one to fix.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { ProfileResolver, ResolvedProfile } from '../keys/profile-resolver.js';
@@ -10,6 +11,7 @@ import { describeError } from '../observability/logger.js';
 import type { RequestLabels } from '../observability/proxy-observer.js';
 import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
+import { KEY_REFUSAL_STATUSES, keyRefusal } from './key-refusals.js';
 import { errorAnswer, newTraceId, sendErrorAnswer } from '../http/error-answer.js';
 import { errorCodeOf, readPrefix, type BodyPrefix } from '../outbound/read-prefix.js';
 import { declaresNoBody, declaresNoFraming, NO_BODY, readBody, type BodyHold } from '../http/read-body.js';
@@ -32,7 +34,7 @@ import type { PreparedHeaders } from './outgoing-headers.js';
 import { newRecord, type RequestRecord } from './request-record.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
 import type { MismatchLogger } from './signing-mismatch-log.js';
-import type { ResignLogger } from './resign-log.js';
+import type { Resign, ResignLogger } from './resign-log.js';
 import { streamToCaller } from './stream-to-caller.js';
 import { tapErrorCode } from './tap-error-code.js';
 
@@ -71,20 +73,23 @@ interface ReadyRequest {
   readonly contentLength: number | null;
 }
 
-/** One attempt at the gateway: the key it was signed with, and whether it is already the re-signed one. */
+/** One attempt at the gateway: the key it was signed with, and the refusal it re-signs, if it is the second. */
 interface Attempt {
   readonly key: AccessKey;
   readonly signed: SignResult;
-  readonly isResign: boolean;
+  readonly refused: HeldRefusal | null;
   readonly connectRetries: number;
 }
 
+/** The first attempt's refusal, whole (its body was read to its end), held back while the request is re-signed. */
+interface HeldRefusal {
+  readonly attempt: Attempt;
+  readonly response: IncomingMessage;
+  readonly prefix: BodyPrefix;
+  readonly code: string;
+}
+
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-/** Gateway answers that mean "this key is not accepted", worth one retry with another key. */
-const KEY_REFUSED = new Map([
-  [401, new Set(['Signature.NotMatch', 'AccessCredential.Invalid'])],
-  [400, new Set(['AccessKeyId.Invalid'])],
-]);
 const ERROR_PREFIX_LIMIT = 16 * 1024;
 
 export class ProxyExchange {
@@ -95,6 +100,8 @@ export class ProxyExchange {
   private labelsCache: RequestLabels | null = null;
   /** Body bytes this request holds in the shared budget, given back when it ends. */
   private heldBodyBytes = 0;
+  /** A re-sign whose log line waits for the re-signed attempt's outcome. */
+  private unreportedResign: Omit<Resign, 'retryStatus' | 'retryUpstreamCode'> | null = null;
 
   constructor(
     private readonly context: ExchangeContext,
@@ -131,6 +138,7 @@ export class ProxyExchange {
   private finish(): void {
     const { record, outgoing, context } = this;
     if (this.heldBodyBytes > 0) context.bodyBudget.give(this.heldBodyBytes);
+    this.reportResign(null, null); // the re-signed attempt never answered
     const seconds = (performance.now() - this.started) / 1000;
     const status = outgoing.headersSent ? outgoing.statusCode : 0;
     context.observer.requestFinished(this.labels(), status, seconds);
@@ -230,13 +238,13 @@ export class ProxyExchange {
         contentLength: framed ? body.length : null,
       },
       key,
-      false,
+      null,
       0,
     );
   }
 
   /** Signs the request with `key` and sends it to the gateway. */
-  private attempt(ready: ReadyRequest, key: AccessKey, isResign: boolean, connectRetries: number): void {
+  private attempt(ready: ReadyRequest, key: AccessKey, refused: HeldRefusal | null, connectRetries: number): void {
     if (this.outgoing.destroyed) return; // the caller went away: nothing to send upstream
     const { context, method } = this;
     const { resolved, target, prepared } = ready;
@@ -251,7 +259,7 @@ export class ProxyExchange {
       { key, host: resolved.upstream.host, options: resolved.signing },
     );
     this.record.accessKeyId = key.accessKeyId;
-    const current: Attempt = { key, signed, isResign, connectRetries };
+    const current: Attempt = { key, signed, refused, connectRetries };
     // No signed name can clash with the caller's: theirs were dropped.
     const headers = upstreamHeaderLines(prepared.lines, signed.headers, ready.contentLength);
     const sentAt = performance.now();
@@ -274,37 +282,79 @@ export class ProxyExchange {
     );
   }
 
-  /** The gateway answered: relay it, unless it refused a key the profile can replace. */
+  /** The gateway answered the first attempt: relay it, unless it refused a key the profile can replace. */
   private answered(ready: ReadyRequest, current: Attempt, response: IncomingMessage): void {
-    const refusedCodes = current.isResign ? undefined : KEY_REFUSED.get(response.statusCode ?? 0);
-    const alternate = refusedCodes
+    if (current.refused) return this.answeredResigned(ready, current, current.refused, response);
+    const alternate = KEY_REFUSAL_STATUSES.has(response.statusCode ?? 0)
       ? alternateKey(ready.resolved.profile, this.context.now(), current.key.accessKeyId)
       : null;
-    if (!refusedCodes || !alternate) return this.relay(ready, current, response);
+    if (!alternate) return this.relay(ready, current, response);
+    this.readRefusal(response, (prefix, code) => {
+      if (code === null) return this.relay(ready, current, response, prefix);
+      this.resign(ready, { attempt: current, response, prefix, code }, alternate);
+    });
+  }
+
+  /**
+   * The gateway answered the re-signed attempt. When it refused this key too, the caller gets the first
+   * refusal as it came: that one names the cause to fix (a signature form, the current key); the second
+   * only says that the other key did not help either.
+   */
+  private answeredResigned(
+    ready: ReadyRequest,
+    current: Attempt,
+    refused: HeldRefusal,
+    response: IncomingMessage,
+  ): void {
+    const status = response.statusCode ?? 0;
+    if (!KEY_REFUSAL_STATUSES.has(status)) {
+      this.reportResign(status, null);
+      return this.relay(ready, current, response);
+    }
+    this.readRefusal(response, (prefix, code) => {
+      this.reportResign(status, code);
+      if (code === null) return this.relay(ready, current, response, prefix);
+      this.context.observer.upstreamError(this.labels(), status, code);
+      this.relay(ready, refused.attempt, refused.response, refused.prefix, true);
+    });
+  }
+
+  /**
+   * Reads the start of an answer whose status may refuse the key, then calls `then` with it and the code
+   * of the key refusal it is (null when it is none), unless the caller went away or the answer was cut off.
+   */
+  private readRefusal(response: IncomingMessage, then: (prefix: BodyPrefix, code: string | null) => void): void {
     readPrefix(response, ERROR_PREFIX_LIMIT).then((prefix) => {
       if (this.outgoing.destroyed) return;
       // Cut off before its end: as when streaming, the caller's connection is cut, never left waiting.
       if (prefix.cutOff) return void this.outgoing.destroy();
       const code = prefix.complete ? errorCodeOf(prefix.bytes) : null;
-      if (code === null || !refusedCodes.has(code)) return this.relay(ready, current, response, prefix);
-      this.resign(ready, current, response.statusCode ?? 0, code, alternate);
+      then(prefix, keyRefusal(response.statusCode ?? 0, code) ? code : null);
     }, this.failWith);
   }
 
   /** Sends the request once more, signed with another key of the profile valid now. */
-  private resign(ready: ReadyRequest, refused: Attempt, status: number, code: string, alternate: AccessKey): void {
+  private resign(ready: ReadyRequest, refused: HeldRefusal, alternate: AccessKey): void {
     const { context, record } = this;
     const profile = ready.resolved.profile.name;
     record.resigned = true;
-    context.observer.upstreamError(this.labels(), status, code);
+    context.observer.upstreamError(this.labels(), refused.response.statusCode ?? 0, refused.code);
     context.observer.resigned(profile);
-    context.logResign({
+    this.unreportedResign = {
       profile,
-      refusedAccessKeyId: refused.key.accessKeyId,
+      refusedAccessKeyId: refused.attempt.key.accessKeyId,
       retryAccessKeyId: alternate.accessKeyId,
-      upstreamCode: code,
-    });
-    this.attempt(ready, alternate, true, 0);
+      upstreamCode: refused.code,
+    };
+    this.attempt(ready, alternate, refused, 0);
+  }
+
+  /** Logs the re-sign, once, with the re-signed attempt's status and, when it refused the key too, its code. */
+  private reportResign(retryStatus: number | null, retryUpstreamCode: string | null): void {
+    const resign = this.unreportedResign;
+    if (resign === null) return;
+    this.unreportedResign = null;
+    this.context.logResign({ ...resign, retryStatus, retryUpstreamCode });
   }
 
   /** No answer came: send again when no byte reached the gateway and the policy allows, else a 502/504. */
@@ -320,16 +370,26 @@ export class ProxyExchange {
       delayMs: Math.round(delayMs),
     });
     setTimeout(() => {
-      if (!this.outgoing.destroyed) this.attempt(ready, current.key, current.isResign, retry);
+      if (!this.outgoing.destroyed) this.attempt(ready, current.key, current.refused, retry);
     }, delayMs);
   }
 
-  /** Streams the gateway's answer to the caller as it comes; error codes are counted as the body passes. */
-  private relay(ready: ReadyRequest, current: Attempt, response: IncomingMessage, prefix?: BodyPrefix): void {
+  /**
+   * Streams the gateway's answer to `current` to the caller as it comes; error codes are counted as the
+   * body passes, unless `counted` says this answer's code was counted when it was read.
+   */
+  private relay(
+    ready: ReadyRequest,
+    current: Attempt,
+    response: IncomingMessage,
+    prefix?: BodyPrefix,
+    counted = false,
+  ): void {
     const { outgoing, record, context } = this;
     const status = response.statusCode ?? 502;
+    record.accessKeyId = current.key.accessKeyId;
     const onCode = (code: string | null): void => {
-      context.observer.upstreamError(this.labels(), status, code);
+      if (!counted) context.observer.upstreamError(this.labels(), status, code);
       if (status === 401 && code === 'Signature.NotMatch') {
         context.logMismatch(this.method, current.signed, current.key.accessKeyId, ready.resolved.signing);
       }

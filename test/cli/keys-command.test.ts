@@ -1,5 +1,5 @@
-// `sfd-sidecar keys check|list|schema` and the key store settings as a user runs them, SIGHUP included.
-import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+// `sfd-sidecar keys check|list|schema|split` and the key store settings as a user runs them, SIGHUP included.
+import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
@@ -8,6 +8,7 @@ import { runCli, startCli } from '../helpers/cli-process.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson } from '../helpers/keystore-stack.js';
+import { createSecretVolume } from '../helpers/kubelet-volume.js';
 import { eventually } from '../helpers/time.js';
 
 const SECRET = 'cli-keystore-secret-77aa';
@@ -92,6 +93,141 @@ test('keys list: profiles, key ids, windows, the current key and days to expiry,
   t.regex(human.stdout, /^PROFILE\s+ACCESS KEY ID\s+NOT BEFORE\s+NOT AFTER\s+CURRENT\s+DAYS TO EXPIRY\n/);
   t.regex(human.stdout, /billing\s+AKOLD\s+-\s+\S+\s+yes\s+3\.\d/);
   t.false(human.stdout.includes(SECRET) || json.stdout.includes(SECRET));
+});
+
+test('keys check: secret files beside the store come with the kubectl command that carries them all', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-keys-'));
+  writeFileSync(join(dir, 'billing-a.secret'), `${SECRET}-a\n`);
+  writeFileSync(join(dir, 'billing-b.secret'), `${SECRET}-b\n`);
+  const store = keystoreJson({
+    billing: {
+      keys: [
+        { accessKeyId: 'AKA', secretFile: 'billing-a.secret' },
+        { accessKeyId: 'AKB', secretFile: 'billing-b.secret', notBefore: '2020-01-01T00:00:00Z' },
+      ],
+    },
+    reports: { keys: [{ accessKeyId: 'AKR', secret: SECRET }] },
+  });
+  writeFileSync(join(dir, 'keystore.json'), store);
+  const run = await runCli(['keys', 'check', 'keystore.json'], { cwd: dir });
+  t.is(run.code, 0, run.stderr);
+  t.is(run.stderr, '', 'nothing to warn about');
+  const command =
+    'kubectl -n NAMESPACE create secret generic sfd-keys --from-file=keystore.json=keystore.json ' +
+    '--from-file=billing-a.secret=billing-a.secret --from-file=billing-b.secret=billing-b.secret';
+  t.true(run.stdout.includes(`\n  ${command}\n`), run.stdout);
+  // What the command carries, laid out as the kubelet mounts the Secret, is a store the sidecar can read.
+  const carried = Object.fromEntries(
+    [...command.matchAll(/--from-file=([^=]+)=(\S+)/g)].map(([, key, path]) => [
+      key!,
+      readFileSync(join(dir, path!), 'utf8'),
+    ]),
+  );
+  const pod = createSecretVolume(carried);
+  const inPod = await runCli(['keys', 'check', pod.path('keystore.json')]);
+  t.is(inPod.code, 0, inPod.stderr);
+  t.false((run.stdout + run.stderr + inPod.stdout + inPod.stderr).includes(SECRET));
+});
+
+test('keys check: warns, naming each key, of a secret file a Secret would leave out of the pod', async (t) => {
+  const root = mkdtempSync(join(tmpdir(), 'sfd-keys-'));
+  const dir = join(root, 'store');
+  mkdirSync(join(dir, 'sub'), { recursive: true });
+  mkdirSync(join(root, 'common'));
+  writeFileSync(join(dir, 'beside.secret'), `${SECRET}-1\n`);
+  writeFileSync(join(root, 'common', 'outside.secret'), `${SECRET}-2\n`);
+  writeFileSync(join(dir, 'sub', 'nested.secret'), `${SECRET}-3\n`);
+  writeFileSync(join(dir, 'bad name.secret'), `${SECRET}-4\n`);
+  writeFileSync(join(root, 'absolute.secret'), `${SECRET}-5\n`);
+  writeFileSync(
+    join(dir, 'keystore.json'),
+    keystoreJson({
+      billing: {
+        keys: [
+          { accessKeyId: 'AK0', secretFile: 'beside.secret' },
+          { accessKeyId: 'AK1', secretFile: '../common/outside.secret' },
+          { accessKeyId: 'AK2', secretFile: 'sub/nested.secret' },
+          { accessKeyId: 'AK3', secretFile: 'bad name.secret' },
+        ],
+      },
+      reports: { keys: [{ accessKeyId: 'AKR', secretFile: join(root, 'absolute.secret') }] },
+    }),
+  );
+  const path = join(dir, 'keystore.json');
+  const run = await runCli(['keys', 'check', path]);
+  t.is(run.code, 0, 'a warning, not a problem: the store is valid where it is');
+  const warnings = run.stderr.split('\n').filter((line) => line.includes(': warning: '));
+  const about = (label: string) => warnings.filter((line) => line.startsWith(`${path}: warning: ${label}: `));
+  t.is(about('profiles.billing.keys[0].secretFile').length, 0, 'beside the store, a name a Secret key can have');
+  for (const label of [
+    'profiles.billing.keys[1].secretFile',
+    'profiles.billing.keys[2].secretFile',
+    'profiles.reports.keys[0].secretFile',
+  ]) {
+    t.is(about(label).length, 1, label);
+    t.regex(about(label)[0]!, /is not beside the key store: .* in the pod it would be missing/);
+  }
+  t.regex(about('profiles.billing.keys[3].secretFile')[0] ?? '', /not a name a Secret's key can have/);
+  t.is(warnings.length, 4);
+  t.true(
+    run.stdout.includes(
+      `kubectl -n NAMESPACE create secret generic sfd-keys --from-file=keystore.json=${path} ` +
+        `--from-file=beside.secret=${join(dir, 'beside.secret')} ` +
+        `--from-file=outside.secret=${join(root, 'common', 'outside.secret')} ` +
+        `--from-file=nested.secret=${join(dir, 'sub', 'nested.secret')} ` +
+        `--from-file=absolute.secret=${join(root, 'absolute.secret')}\n`,
+    ),
+    run.stdout,
+  );
+  t.false((run.stdout + run.stderr).includes(SECRET));
+});
+
+test('keys list FILE lists that file as keys check reads it, without settings, never a secret', async (t) => {
+  const path = storeFile(
+    keystoreJson({
+      billing: {
+        keys: [
+          { accessKeyId: 'AKFILE1', secret: SECRET },
+          { accessKeyId: 'AKFILE2', secret: `${SECRET}-2`, notBefore: '2099-01-01T00:00:00Z' },
+        ],
+      },
+    }),
+  );
+  const json = await runCli(['keys', 'list', path, '--json']);
+  t.is(json.code, 0, json.stderr);
+  const rows = JSON.parse(json.stdout) as { profile: string; accessKeyId: string; current: boolean }[];
+  t.deepEqual(
+    rows.map((r) => [r.profile, r.accessKeyId, r.current]),
+    [
+      ['billing', 'AKFILE1', true],
+      ['billing', 'AKFILE2', false],
+    ],
+  );
+  const other = storeFile(keystoreJson({ other: { keys: [{ accessKeyId: 'AKOTHER', secret: SECRET }] } }));
+  const human = await runCli(['keys', 'list', path], { env: { SFD_KEYSTORE_FILE: other } });
+  t.is(human.code, 0, human.stderr);
+  t.regex(human.stdout, /billing\s+AKFILE1\s+-\s+-\s+yes/);
+  t.false(human.stdout.includes('AKOTHER'), 'the file named, not the configured store');
+  const broken = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AK 1', secret: SECRET }] } }));
+  const refused = await runCli(['keys', 'list', broken]);
+  t.is(refused.code, 1);
+  t.true(refused.stderr.includes('profiles.billing.keys[0].accessKeyId: must be'), refused.stderr);
+  t.false([json, human, refused].some((r) => (r.stdout + r.stderr).includes(SECRET)));
+});
+
+test('keys split makes DIR and its missing parents, for their owner only', async (t) => {
+  const path = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AKSPLIT', secret: SECRET }] } }));
+  const root = mkdtempSync(join(tmpdir(), 'sfd-split-'));
+  const dir = join(root, 'new', 'split');
+  const run = await runCli(['keys', 'split', path, dir]);
+  t.is(run.code, 0, run.stderr);
+  for (const made of [join(root, 'new'), dir]) t.is(statSync(made).mode & 0o777, 0o700, made);
+  t.is(statSync(join(dir, 'billing.json')).mode & 0o777, 0o600);
+  t.false((run.stdout + run.stderr).includes(SECRET));
+  const file = storeFile(keystoreJson({ billing: { keys: [{ accessKeyId: 'AKSPLIT', secret: SECRET }] } }));
+  const blocked = await runCli(['keys', 'split', path, join(file, 'under-a-file')]);
+  t.is(blocked.code, 1);
+  t.regex(blocked.stderr, /not made \(ENOTDIR\); nothing is written/);
 });
 
 test('keys schema prints the published JSON Schema', async (t) => {

@@ -1,9 +1,10 @@
-// No secret reaches any output, whatever the input: serve (with reloads), keys check, keys list, sign
-// and doctor run over key stores that carry secrets in every place a parser could quote them (YAML
-// with unknown tags, anchors, duplicate keys, wrong types; JSON with syntax errors and duplicate keys),
-// secret files, a dotenv file, a CA bundle, an egress proxy URL with its password and a notification
-// token, at every log level and with DEBUG=* (the debug output of dependencies). Every byte the
-// processes print, and every answer of their listeners, is scanned for every secret.
+// No secret reaches any output, whatever the input: serve (with reloads), keys check, keys list (of the
+// configured store and of a file), sign and doctor run over key stores that carry secrets in every place
+// a parser could quote them (YAML with unknown tags, anchors, duplicate keys, wrong types; JSON with
+// syntax errors and duplicate keys), secret files, a dotenv file, a CA bundle, an egress proxy URL with
+// its password and a notification token, at every log level and with DEBUG=* (the debug output of
+// dependencies). Every byte the processes print, and every answer of their listeners, is scanned for
+// every secret.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,10 +190,11 @@ for (const level of LOG_LEVELS) {
     const f = await fixture(t, level);
     const run = (args: string[], env: Record<string, string> = f.env): Promise<Finished> =>
       runCli(args, { env, cwd: f.dir });
-    const [checks, good, list, sign, doctor, badCa, yamlServe, jsonServe] = await Promise.all([
+    const [checks, good, list, listFile, sign, doctor, badCa, yamlServe, jsonServe] = await Promise.all([
       Promise.all(Object.keys(STORES).map((name) => run(['keys', 'check', name]))),
       run(['keys', 'check', 'good.json']),
       run(['keys', 'list']),
+      run(['keys', 'list', 'good.json']),
       run(['sign', '--url', `https://${GATEWAY}/v1.1/customer/12345`], { DEBUG: '*', SFD_ENV_FILE: 'sign.env' }),
       run(['doctor']),
       run(['serve'], { ...f.env, SFD_UPSTREAM_CA_FILE: join(f.dir, 'bad-ca.pem') }),
@@ -206,11 +208,16 @@ for (const level of LOG_LEVELS) {
     t.is(good.code, 0, printed(good));
     t.is(list.code, 0, printed(list));
     t.regex(list.stdout, /AKLEAK0002/);
+    t.is(listFile.code, 0, printed(listFile));
+    t.regex(listFile.stdout, /AKLEAK0002/);
     t.is(sign.code, 0, printed(sign));
     t.regex(doctor.stdout, /egress proxy: .* opened a tunnel/);
     t.is(badCa.code, 2);
     t.regex(badCa.stderr, /SFD_UPSTREAM_CA_FILE: the certificate at line 1 is not a valid PEM certificate/);
-    const all = [...checks, good, list, sign, doctor, badCa].map(printed).concat(yamlServe, jsonServe).join('\n');
+    const all = [...checks, good, list, listFile, sign, doctor, badCa]
+      .map(printed)
+      .concat(yamlServe, jsonServe)
+      .join('\n');
     // The scan sees something: with DEBUG=*, the egress proxy's library wrote its debug lines.
     t.regex(all, /https-proxy-agent/);
     for (const [place, secret] of Object.entries(S))

@@ -172,7 +172,15 @@ test('while the gateway does not know the current key, every request is re-signe
     .lines()
     .filter((l) => l.event === 'upstream refused the key; re-signing once with another key of the profile');
   t.is(warned.length, 1, 'one warn line, not one per request');
-  t.like(warned[0], { refusedAccessKeyId: OLD.id, retryAccessKeyId: NEW.id, similarSuppressed: 0 });
+  t.like(warned[0], {
+    refusedAccessKeyId: OLD.id,
+    retryAccessKeyId: NEW.id,
+    similarSuppressed: 0,
+    upstreamCode: 'AccessKeyId.Invalid',
+    retryStatus: 200,
+    retryUpstreamCode: null,
+  });
+  t.regex(String(warned[0]!.hint), /does not know this key/);
   t.is(sidecar.logs.lines().filter((l) => l.event === 'request' && l.resigned === true).length, 5);
 });
 
@@ -200,6 +208,98 @@ test('with no other valid key the refusal passes through unchanged, and a retry 
   const single = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
   t.is(single.status, 401);
   t.deepEqual(single.json(), { code: 'Signature.NotMatch', message: 'The signature does not match.' });
+});
+
+const RESIGN_EVENT = 'upstream refused the key; re-signing once with another key of the profile';
+
+test(
+  'a refusal of the signature form, re-signed with a key the gateway does not know, answers and logs the form ' +
+    'refusal',
+  async (t) => {
+    // The gateway knows the current key but accepts scheme 1 only; the sidecar signs scheme 2, and the
+    // other key of the rotation is not known to the gateway yet.
+    const emulator = await startEmulator({
+      listen: { host: '127.0.0.1', port: 0 },
+      keys: new Map([[OLD.id, { secret: Buffer.from(OLD.secret), customerId: 12345 }]]),
+      form: { scheme: '1', shape: 'spec', placement: 'body' },
+    });
+    t.teardown(() => emulator.close());
+    const volume = createSecretVolume({ 'keystore.json': overlapStore });
+    const sidecar = await startKeyStoreSidecar(t, {
+      keystorePath: volume.path('keystore.json'),
+      upstreamUrl: emulator.url,
+    });
+    const answer = await send(`${sidecar.proxyUrl}/v1.1/customer/12345`);
+    t.is(answer.status, 401, 'the first refusal, whose cause is the form, not the second key');
+    t.deepEqual(answer.json(), { code: 'Signature.NotMatch', message: 'The signature does not match.' });
+    t.is(answer.headers['content-type'], 'application/json;charset=UTF-8');
+    const request = sidecar.logs.lines().find((l) => l.event === 'request');
+    t.like(request, {
+      status: 401,
+      resigned: true,
+      accessKeyId: OLD.id,
+      upstreamTraceId: answer.headers['x-sfd-trace-id'],
+    });
+    const warned = sidecar.logs.lines().filter((l) => l.event === RESIGN_EVENT);
+    t.is(warned.length, 1, 'one line for the re-sign and its outcome');
+    t.like(warned[0], {
+      refusedAccessKeyId: OLD.id,
+      retryAccessKeyId: NEW.id,
+      upstreamCode: 'Signature.NotMatch',
+      retryStatus: 400,
+      retryUpstreamCode: 'AccessKeyId.Invalid',
+    });
+    const hint = String(warned[0]!.hint);
+    t.regex(hint, /form/);
+    t.regex(hint, /sfd-sidecar doctor/);
+    t.notRegex(hint, /does not know/);
+    const samples = parseExposition((await send(`${sidecar.adminUrl}/metrics`)).body.toString());
+    t.is(valueOf(samples, 'sfd_requests_total', { profile: 'default', status: '401' }), 1, 'what the caller got');
+    t.is(valueOf(samples, 'sfd_requests_total', { profile: 'default', status: '400' }), undefined);
+    t.is(valueOf(samples, 'sfd_resign_retries_total', { profile: 'default' }), 1);
+    for (const code of ['Signature.NotMatch', 'AccessKeyId.Invalid'])
+      t.is(valueOf(samples, 'sfd_upstream_errors_total', { error_code: code }), 1, `each refusal counted: ${code}`);
+  },
+);
+
+test('when the re-signed request is refused too, the caller gets the first refusal as it came', async (t) => {
+  const first =
+    'HTTP/1.1 401 Not Your Form\r\nContent-Type: application/json;charset=UTF-8\r\nX-Gateway-Note: first\r\n' +
+    `x-sfd-trace-id: ${'1'.repeat(32)}\r\nContent-Length: 47\r\n\r\n` +
+    '{"code":"Signature.NotMatch","message":"first"}';
+  const second =
+    'HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nX-Gateway-Note: second\r\n' +
+    `x-sfd-trace-id: ${'2'.repeat(32)}\r\nContent-Length: 49\r\n\r\n` +
+    '{"code":"AccessKeyId.Invalid","message":"second"}';
+  let requests = 0;
+  const answerEach = (socket: net.Socket): void =>
+    onRequestHead(socket, () => {
+      socket.write(requests++ === 0 ? first : second);
+      answerEach(socket);
+    });
+  const upstream = await startFaultyUpstream(t, answerEach);
+  const volume = createSecretVolume({ 'keystore.json': overlapStore });
+  const sidecar = await startKeyStoreSidecar(t, {
+    keystorePath: volume.path('keystore.json'),
+    upstreamUrl: upstream.url,
+  });
+  const answer = await new Promise<http.IncomingMessage & { text: string }>((resolve, reject) => {
+    http
+      .get(`${sidecar.proxyUrl}/v1.1/customer/12345`, (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve(Object.assign(response, { text })));
+      })
+      .on('error', reject);
+  });
+  t.is(requests, 2, 're-signed once');
+  t.is(answer.statusCode, 401);
+  t.is(answer.statusMessage, 'Not Your Form');
+  t.is(answer.headers['x-gateway-note'], 'first');
+  t.is(answer.headers['x-sfd-trace-id'], '1'.repeat(32));
+  t.is(answer.headers['content-type'], 'application/json;charset=UTF-8');
+  t.is(answer.text, '{"code":"Signature.NotMatch","message":"first"}');
 });
 
 /** A gateway that answers every request 401 with `head` and then does `rest` with the socket. */
