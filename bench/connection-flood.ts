@@ -4,6 +4,9 @@
 // writes (bench/results/connection-flood-*.json) the sidecar's RSS before and at most, the connections
 // it held, how many it closed, and every probe that failed. Fails when a probe failed or RSS passed the
 // chart's memory limit. Not part of `npm test`.
+// `npm run flood -- --half-open N [--seconds S]`: instead, N half-open connections from one address,
+// re-opened as they are cut, for S seconds (20 by default), against the kubelet's probes from another
+// (half-open-flood.ts); fails when a probe failed.
 import http from 'node:http';
 import net from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,10 +14,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulatorChild, startShippedSidecarChild, superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
+import { runHalfOpenFlood } from './half-open-flood.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const argument = process.argv.indexOf('--connections');
 const attempts = argument > 0 ? Number(process.argv[argument + 1]) : 20_000;
+const numberAfter = (flag: string): number | null => {
+  const at = process.argv.indexOf(flag);
+  return at > 0 ? Number(process.argv[at + 1]) : null;
+};
+const halfOpen = numberAfter('--half-open');
 /** The chart's memory limit for the sidecar container (192Mi). */
 const CHART_LIMIT_MB = 192 * 1.048576;
 const OPEN_AT_ONCE = 200;
@@ -65,6 +74,12 @@ async function main(): Promise<void> {
   });
   await waitForPort(adminPort);
   await probe(signingPort, '/v1.1/customer/12345');
+  if (halfOpen !== null) {
+    const allAnswered = await runHalfOpenFlood(ROOT, adminPort, halfOpen, numberAfter('--seconds') ?? 20);
+    children.stopAll('SIGTERM');
+    if (!allAnswered) process.exitCode = 1;
+    return;
+  }
   const baselineMb = round(rssMb(sidecar.pid!));
 
   const held = new Set<net.Socket>();

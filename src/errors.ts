@@ -127,8 +127,9 @@ export const SIDECAR_ERRORS = {
     code: 'Sidecar.ConnectionsFull',
     status: 503,
     message:
-      'Every connection this listener allows is carrying a request (SFD_MAX_CONNECTIONS; admin: ' +
-      'SFD_ADMIN_MAX_CONNECTIONS; relay: SFD_NOTIFY_MAX_CONNECTIONS); try again.',
+      'This listener holds every connection it allows (SFD_MAX_CONNECTIONS; admin: SFD_ADMIN_MAX_CONNECTIONS; ' +
+      'relay: SFD_NOTIFY_MAX_CONNECTIONS) and none can be closed to make room: those of callers holding more ' +
+      "carry requests, and this caller's own carry requests or opened less than a second ago; try again.",
   },
   NotReady: {
     code: 'Sidecar.NotReady',

@@ -1,6 +1,7 @@
 // SFD_NOTIFY_ALLOWED_CIDRS: which source addresses may post notifications (IPv4 and IPv6 ranges,
 // IPv4-mapped IPv6 addresses treated as IPv4).
 import { BlockList, isIP } from 'node:net';
+import { sourceAddress } from './source-address.js';
 
 export type SourceFilter = (remoteAddress: string | undefined) => boolean;
 
@@ -30,8 +31,7 @@ export function parseCidrList(text: string): { cidrs: string[]; filter: SourceFi
     cidrs,
     filter: (remote) => {
       if (!remote) return false;
-      const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(remote);
-      const address = mapped ? mapped[1]! : remote;
+      const address = sourceAddress(remote);
       return list.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
     },
   };

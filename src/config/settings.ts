@@ -333,8 +333,9 @@ export const SETTINGS = define({
   maxConnections: {
     env: 'SFD_MAX_CONNECTIONS',
     description:
-      "most connections the signing listener (or the injector's webhook) holds; at the bound the longest idle " +
-      'one is closed first, and a newcomer gets 503 Sidecar.ConnectionsFull only when none can go',
+      "most connections the signing listener (or the injector's webhook) holds; at the bound room is made from " +
+      "the source address holding the most, never from one holding fewer than the newcomer's, its longest idle " +
+      'connection first, and a newcomer gets 503 Sidecar.ConnectionsFull only when none can go',
     ...integer(1, 1_000_000),
     default: 2048,
     commands: LISTENERS,
@@ -485,7 +486,9 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<number>,
   notifyMaxConnections: {
     env: 'SFD_NOTIFY_MAX_CONNECTIONS',
-    description: 'most connections the notification relay holds; idle ones are closed first to make room',
+    description:
+      'most connections the notification relay holds, made room for as SFD_MAX_CONNECTIONS says: a source ' +
+      'address alone (an ingress) may hold them all',
     ...integer(1, 1_000_000),
     default: 256,
     commands: SERVE,

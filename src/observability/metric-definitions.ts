@@ -164,8 +164,8 @@ export const METRIC_DEFINITIONS = [
     type: 'counter',
     labels: ['listener', 'reason'],
     help:
-      'Connections closed to stay within the bound: idle (kept alive, longest idle first), unused (sent nothing ' +
-      'for a second) or refused (none could go).',
+      'Connections closed to stay within the bound, of the caller holding the most: idle (kept alive), unused ' +
+      '(sent nothing yet) or refused (none could go).',
   },
   {
     for: EVERY_PROCESS,

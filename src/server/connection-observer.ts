@@ -1,6 +1,7 @@
 // What a listener's connection bound reports: the open connections as a gauge, each connection shed
 // in a counter, and a warn line at most every ten seconds while connections are being shed, so that a
-// flood shows in the log without a line per connection.
+// flood shows in the log without a line per connection. The line names the caller whose connection it
+// reports, and how many that caller holds: in a flood, the caller flooding.
 import type { ListenerConnections, ShedReason } from './connection-limit.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -27,7 +28,7 @@ export function observeConnections(options: ConnectionObserverOptions): Listener
   return {
     maxConnections: options.maxConnections,
     observeOpen: (read) => metrics.observeConnections(listener, read),
-    onShed(reason) {
+    onShed(reason, caller) {
       metrics.counters.sfd_connections_shed_total.inc({ listener, reason });
       counts[reason] += 1;
       const at = options.now();
@@ -37,6 +38,8 @@ export function observeConnections(options: ConnectionObserverOptions): Listener
         listener,
         maxConnections: options.maxConnections,
         ...counts,
+        caller: caller.address,
+        callerConnections: caller.held,
       });
       counts.idle = counts.unused = counts.refused = 0;
     },

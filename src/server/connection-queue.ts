@@ -1,14 +1,27 @@
-// The connection bound's view of each connection, and the queues it keeps them in: silent (no request
-// yet) and idle (no request in hand), each in the order connections joined it. A connection joins and
-// leaves a queue in constant time and without allocating, the links being fields of its own record: it
-// moves between queues on every request, and an insertion-ordered Map re-filled per request would
-// reallocate its table every few dozen requests, tables that outlive young collections and end as
-// garbage in the old generation.
+// The connection bound's view of each connection and of each caller, and the queues it keeps a caller's
+// connections in: silent (no request yet) and idle (no request in hand), each in the order connections
+// joined it. A connection joins and leaves a queue in constant time and without allocating, the links
+// being fields of its own record: it moves between queues on every request, and an insertion-ordered
+// Map re-filled per request would reallocate its table every few dozen requests, tables that outlive
+// young collections and end as garbage in the old generation.
 import type { Socket } from 'node:net';
+
+/** One caller (a source address) as the bound follows it. */
+export interface Caller {
+  readonly address: string;
+  /** Connections it holds. */
+  held: number;
+  /** Its kept-alive connections with no request in hand, longest idle first. */
+  readonly idle: ConnectionQueue;
+  /** Its connections that have not sent a request yet, oldest first. */
+  readonly silent: ConnectionQueue;
+}
 
 /** One connection as the bound follows it. */
 export interface HeldConnection {
   readonly socket: Socket;
+  /** Who it comes from. */
+  readonly caller: Caller;
   /** When it came, on the bound's clock. */
   readonly cameAt: number;
   /** Requests in hand (pipelined requests can overlap). */
@@ -21,8 +34,8 @@ export interface HeldConnection {
   next: HeldConnection | null;
 }
 
-export function heldConnection(socket: Socket, cameAt: number): HeldConnection {
-  return { socket, cameAt, inHand: 0, released: false, queue: null, prev: null, next: null };
+export function heldConnection(socket: Socket, caller: Caller, cameAt: number): HeldConnection {
+  return { socket, caller, cameAt, inHand: 0, released: false, queue: null, prev: null, next: null };
 }
 
 /** Connections in the order they joined the queue. */

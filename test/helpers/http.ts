@@ -16,6 +16,8 @@ export interface SendOptions {
   readonly headers?: OutgoingHttpHeaders | readonly string[];
   readonly body?: string | Buffer;
   readonly agent?: http.Agent | false;
+  /** The address the connection comes from: the source the server sees (any of 127.0.0.0/8 on loopback). */
+  readonly localAddress?: string;
 }
 
 /** Adds Host (absent from raw header arrays) and Content-Length (a GET body is not framed otherwise). */
@@ -43,6 +45,7 @@ export function send(url: string, options: SendOptions = {}): Promise<Answer> {
         method: options.method ?? 'GET',
         headers: completeHeaders(target, options) as OutgoingHttpHeaders,
         agent: options.agent ?? false,
+        ...(options.localAddress === undefined ? {} : { localAddress: options.localAddress }),
       },
       (response) => {
         const chunks: Buffer[] = [];

@@ -2,7 +2,12 @@
 // and joining one queue takes a connection out of the other.
 import { Socket } from 'node:net';
 import test from 'ava';
-import { ConnectionQueue, heldConnection, type HeldConnection } from '../../../src/server/connection-queue.js';
+import {
+  ConnectionQueue,
+  heldConnection,
+  type Caller,
+  type HeldConnection,
+} from '../../../src/server/connection-queue.js';
 
 function drain(queue: ConnectionQueue): number[] {
   const order: number[] = [];
@@ -13,8 +18,15 @@ function drain(queue: ConnectionQueue): number[] {
   return order;
 }
 
+const caller = (): Caller => ({
+  address: '10.0.0.1',
+  held: 0,
+  idle: new ConnectionQueue(),
+  silent: new ConnectionQueue(),
+});
+
 const connections = (count: number): HeldConnection[] =>
-  Array.from({ length: count }, (_, i) => heldConnection(new Socket(), i));
+  Array.from({ length: count }, (_, i) => heldConnection(new Socket(), caller(), i));
 
 test('connections come out in the order they joined, whichever ones left in between', (t) => {
   const queue = new ConnectionQueue();
