@@ -201,10 +201,11 @@ export function chartValuesSchema(): Schema {
         podMonitor: object('PodMonitors for every injected pod and for the injector.', {
           enabled: { type: 'boolean', description: 'Create them.' },
           interval: string('Scrape interval.', { pattern: '^[0-9]+(ms|s|m|h)$' }),
+          sampleLimit: integer('Most samples one scrape of an injected pod may return.', 1),
           labels: labels('Extra labels, e.g. the release label your Prometheus selects.'),
         }),
         prometheusRule: object("The sidecar's alerting rules.", {
-          enabled: { type: 'boolean', description: 'Create the PrometheusRule.' },
+          enabled: { type: 'boolean', description: 'Create the PrometheusRule (with metrics.podMonitor.enabled).' },
           labels: labels('Extra labels.'),
         }),
         grafanaDashboard: object("The Grafana dashboard, for Grafana's sidecar loader.", {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { parseAllDocuments, parse } from 'yaml';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
+import { SIDECAR_NAME } from '../../src/injection/contract.js';
 import { parseEntitlementPolicy } from '../../src/injection/policy/entitlement-policy.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
 import { HOME_REPOSITORY, VERSION } from '../../src/version.js';
@@ -381,29 +382,81 @@ test('cert-manager issues the certificate through a CA of its own, whose bundle 
   t.true(certificate.spec.dnsNames.includes('release-sfd-sidecar.sfd-system.svc'));
 });
 
+interface Relabeling {
+  sourceLabels?: string[];
+  targetLabel?: string;
+  regex?: string;
+  replacement?: string;
+  action?: string;
+}
+interface PodMonitorSpec {
+  selector: Selector;
+  namespaceSelector?: { any?: boolean };
+  sampleLimit?: number;
+  podMetricsEndpoints: { port: string; honorLabels?: boolean; relabelings?: Relabeling[] }[];
+}
+
 test(
   'monitoring: PodMonitors select injected pods and the injector; the rules and the dashboard are those of ' +
     'deploy/',
   (t) => {
     const { objects } = render(['-f', join(CHART, 'ci/monitoring-values.yaml')]);
-    const monitors = objects.filter((o) => o.kind === 'PodMonitor') as unknown as {
-      spec: { selector: Selector; namespaceSelector?: { any?: boolean }; podMetricsEndpoints: { port: string }[] };
-    }[];
+    const monitors = objects.filter((o) => o.kind === 'PodMonitor') as unknown as { spec: PodMonitorSpec }[];
     const sidecars = monitors.find((m) => m.spec.podMetricsEndpoints[0]!.port === 'sfd-admin')!;
     t.true(selects(sidecars.spec.selector, { 'sfd-sidecar.io/injected': 'true', app: 'web' }));
     t.true(sidecars.spec.namespaceSelector?.any);
     t.true(selects(monitors.find((m) => m !== sidecars)!.spec.selector, injectorPod(objects).template.metadata.labels));
+    const rules = readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8');
     const rule = objects.find((o) => o.kind === 'PrometheusRule') as unknown as { spec: { groups: unknown } };
-    t.deepEqual(
-      rule.spec.groups,
-      (parse(readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8')) as { groups: unknown })
-        .groups,
-    );
+    t.deepEqual(rule.spec.groups, (parse(rules) as { groups: unknown }).groups);
     const dashboard = objects.find((o) => o.kind === 'ConfigMap') as unknown as { data: Record<string, string> };
     t.deepEqual(
       JSON.parse(dashboard.data['sfd-sidecar-dashboard.json']!),
       JSON.parse(readFileSync(join(REPO_ROOT, 'deploy/grafana/sfd-sidecar-dashboard.json'), 'utf8')),
     );
+  },
+);
+
+test(
+  "monitoring: a pod that only looks injected is scraped as the sidecar's container, within a sample limit, " +
+    'under its own labels; the injector under the job its alerts select',
+  (t) => {
+    const values = parse(readFileSync(join(REPO_ROOT, CHART, 'values.yaml'), 'utf8')) as {
+      metrics: { podMonitor: { sampleLimit: number } };
+    };
+    const { objects } = render(['-f', join(CHART, 'ci/monitoring-values.yaml')]);
+    const monitors = objects.filter((o) => o.kind === 'PodMonitor') as unknown as { spec: PodMonitorSpec }[];
+    const sidecars = monitors.find((m) => m.spec.podMetricsEndpoints[0]!.port === 'sfd-admin')!.spec;
+    const injector = monitors.find((m) => m.spec.podMetricsEndpoints[0]!.port === 'admin')!.spec;
+    t.is(sidecars.sampleLimit, values.metrics.podMonitor.sampleLimit);
+    t.true(Number.isInteger(sidecars.sampleLimit) && sidecars.sampleLimit! > 0);
+    const sidecarEndpoint = sidecars.podMetricsEndpoints[0]!;
+    t.false(sidecarEndpoint.honorLabels);
+    t.deepEqual(sidecarEndpoint.relabelings, [
+      { sourceLabels: ['__meta_kubernetes_pod_container_name'], regex: SIDECAR_NAME, action: 'keep' },
+    ]);
+    const injectorEndpoint = injector.podMetricsEndpoints[0]!;
+    t.false(injectorEndpoint.honorLabels);
+    const job = injectorEndpoint.relabelings?.find((r) => r.targetLabel === 'job')?.replacement;
+    const rules = readFileSync(join(REPO_ROOT, 'deploy/prometheus/sfd-sidecar.rules.yaml'), 'utf8');
+    const injectorRules = (
+      parse(rules) as { groups: { name: string; rules: { alert: string; expr: string }[] }[] }
+    ).groups.find((g) => g.name === 'sfd-sidecar-injector')!.rules;
+    t.truthy(job);
+    for (const { alert, expr } of injectorRules) t.true(expr.includes(`{job="${job}"}`), alert);
+
+    // A number from a values file (or --set-json) is a float to Helm, written in e-notation when large.
+    const limited = render([
+      '-f',
+      join(CHART, 'ci/monitoring-values.yaml'),
+      '--set-json',
+      'metrics.podMonitor.sampleLimit=2000000',
+    ]);
+    const limit = (limited.objects.find((o) => o.kind === 'PodMonitor') as unknown as { spec: PodMonitorSpec }).spec;
+    t.is(limit.sampleLimit, 2_000_000);
+    const alone = render(['--set', 'keystore.existingSecret=keys', '--set', 'metrics.prometheusRule.enabled=true']);
+    t.not(alone.code, 0);
+    t.regex(alone.stderr, /metrics\.prometheusRule\.enabled needs metrics\.podMonitor\.enabled/);
   },
 );
 

@@ -1,15 +1,22 @@
 // A real Prometheus scrapes the admin listener while signed requests, 401s (the emulator switched to
 // another shape) and 400s flow; the test reads counts and rates back through Prometheus's HTTP API,
 // checks that the alerting rules loaded, that every dashboard and rule expression parses, and that
-// `promtool check metrics` accepts the exposition.
+// `promtool check metrics` accepts the exposition. A busy sidecar's exposition fits the chart's sample
+// limit, which Prometheus would otherwise refuse whole.
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { parse } from 'yaml';
+import { GATEWAY_ERRORS } from '../../src/emulator/gateway-errors.js';
+import { createKeyRing } from '../../src/keys/key-ring.js';
+import type { Profile } from '../../src/keys/key-store.js';
+import { createAccessKey } from '../../src/signing/access-key.js';
 import { send } from '../helpers/http.js';
 import { eventually } from '../helpers/time.js';
 import { startPrometheus } from '../helpers/prometheus-server.js';
-import { startStack } from '../helpers/stack.js';
+import { startStack, startTestSidecar, toUpstream } from '../helpers/stack.js';
 import { REPO_ROOT, requireTool, runTool } from '../helpers/tools.js';
 
 test(
@@ -136,4 +143,101 @@ function ruleExpressions(): string[] {
     groups: { rules: { expr: string }[] }[];
   };
   return rules.groups.flatMap((g) => g.rules.map((r) => r.expr));
+}
+
+test(
+  "the chart's sample limit holds a sidecar busy with ten profiles: every route, method and status " +
+    'answered for each',
+  async (t) => {
+    t.timeout(120_000);
+    const values = parse(readFileSync(join(REPO_ROOT, 'helm/sfd-sidecar/values.yaml'), 'utf8')) as {
+      metrics: { podMonitor: { sampleLimit: number } };
+    };
+    const exposition = await busySidecarExposition(t, 10);
+    const labelValues = (label: string): string[] => {
+      const pattern = new RegExp(`^sfd_requests_total\\{[^}]*${label}="([^"]+)"`, 'gm');
+      return [...new Set([...exposition.matchAll(pattern)].map((m) => m[1]!))].sort();
+    };
+    t.deepEqual(labelValues('status'), '200 201 204 400 401 403 404 409 413 429 500 502 503 504'.split(' '));
+    t.is(labelValues('profile').length, 10 + 1, 'ten profiles, and none for the refused one');
+    // Prometheus counts a scrape's samples: every line but the comments.
+    const samples = exposition.split('\n').filter((line) => line !== '' && !line.startsWith('#')).length;
+    t.true(samples <= values.metrics.podMonitor.sampleLimit, `${samples} samples`);
+    t.log(`${samples} samples of ${values.metrics.podMonitor.sampleLimit}`);
+  },
+);
+
+/**
+ * The exposition of a sidecar that signs for `profiles` profiles, each of which has answered every
+ * operation with every method its route takes (every method for `other`), with successes, every gateway
+ * error with its documented status and code, codes it does not document, an upstream that hangs up, and a
+ * body too large; and that has refused a profile it may not use. The gateway answers with the status and
+ * code each request asks for.
+ */
+async function busySidecarExposition(t: ExecutionContext, profiles: number): Promise<string> {
+  const gateway = http.createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      if (request.headers['x-answer-close'] !== undefined) return request.socket.destroy();
+      const status = Number(request.headers['x-answer-status'] ?? 200);
+      const code = request.headers['x-answer-code'];
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(status === 204 ? undefined : JSON.stringify(code === undefined ? {} : { code }));
+    });
+  });
+  await new Promise<void>((resolve) => gateway.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => gateway.close());
+  const names = Array.from({ length: profiles }, (_, i) => `profile-${i}`);
+  const store = new Map(
+    names.map((name, i): [string, Profile] => [
+      name,
+      {
+        name,
+        keys: [{ key: createAccessKey(`AKBUSY${i}`, `busy-secret-${i}-0123456789`), notBefore: null, notAfter: null }],
+        upstream: null,
+        signing: {},
+      },
+    ]),
+  );
+  const { proxyUrl, adminUrl } = await startTestSidecar(t, {
+    defaultUpstream: toUpstream(`http://127.0.0.1:${(gateway.address() as AddressInfo).port}`),
+    ring: createKeyRing({ profiles: store }, Date.now()),
+    defaultProfile: names[0]!,
+    profileHeader: 'x-sfd-profile',
+    allowedProfiles: new Set(names),
+    maxBodyBytes: 1024,
+  });
+  const routes: [string, string][] = [
+    ...['GET', 'HEAD'].flatMap((method): [string, string][] => [
+      [method, '/v1.1/customer/12345'],
+      [method, '/v1.2/customerChildren/12345'],
+      [method, '/cdn/v1.0/services/1001/rateLimit'],
+    ]),
+    ['DELETE', '/cdn/v1.0/services/1001/rateLimit'],
+    ['POST', '/cdn/v1.0/services/1001/rateLimit'],
+    ...['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PURGE'].map((m): [string, string] => [m, '/x']),
+  ];
+  const answers: Record<string, string>[] = [
+    ...['200', '201', '204', '404', '409', '429', '500', '502', '503', '504'].map((status) => ({
+      'x-answer-status': status,
+    })),
+    ...Object.values(GATEWAY_ERRORS).map((error) => ({
+      'x-answer-status': String(error.status),
+      'x-answer-code': error.code,
+    })),
+    ...['400', '401', '403'].map((status) => ({ 'x-answer-status': status, 'x-answer-code': 'Undocumented.Code' })),
+    { 'x-answer-status': '400' },
+    { 'x-answer-close': '1' },
+  ];
+  for (const profile of names)
+    for (const [method, path] of routes) {
+      const body = ['POST', 'PUT', 'PATCH'].includes(method) ? '{"timeWindow":5,"requestLimit":9}' : undefined;
+      const headers = { 'x-sfd-profile': profile };
+      await Promise.all([
+        ...answers.map((answer) => send(`${proxyUrl}${path}`, { method, headers: { ...headers, ...answer }, body })),
+        ...(body === undefined ? [] : [send(`${proxyUrl}${path}`, { method, headers, body: 'z'.repeat(2048) })]),
+      ]);
+    }
+  await send(`${proxyUrl}/x`, { headers: { 'x-sfd-profile': 'not-allowed' } });
+  return (await send(`${adminUrl}/metrics`)).body.toString();
 }
