@@ -119,7 +119,7 @@ const HONO_APPS = [
 export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'http-proxy': ['proxy/http-proxy-adapter.ts'],
   'https-proxy-agent': ['outbound/tunnel-agent.ts'],
-  'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts'],
+  'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts', 'observability/exposition.ts'],
   pino: ['observability/logger.ts'],
   yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],

@@ -14,8 +14,8 @@ export interface Readiness {
 
 export interface AdminAppDeps {
   readonly readiness: () => Readiness;
-  /** The Prometheus exposition and its content type. */
-  readonly metrics: () => Promise<{ body: string; contentType: string }>;
+  /** The exposition in the format the scraper's Accept header negotiates, and its content type. */
+  readonly metrics: (accept: string | undefined) => Promise<{ body: string; contentType: string }>;
   readonly logger: Logger;
 }
 
@@ -27,8 +27,9 @@ export function createAdminApp(deps: AdminAppDeps): Hono {
   const app = new Hono();
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/metrics', async (c) => {
-    const { body, contentType } = await deps.metrics();
-    return c.body(body, 200, { 'Content-Type': contentType });
+    const { body, contentType } = await deps.metrics(c.req.header('accept'));
+    // The format depends on Accept: a cache between scraper and sidecar must not hand one to the other.
+    return c.body(body, 200, { 'Content-Type': contentType, Vary: 'Accept' });
   });
   app.get('/readyz', (c) => {
     const { ready, reasons, keystore } = deps.readiness();

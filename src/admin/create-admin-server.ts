@@ -23,11 +23,10 @@ export interface AdminServerOptions {
 }
 
 export function createAdminServer({ readiness, metrics, logger, limits, now }: AdminServerOptions): Server {
-  const { registry } = metrics;
   return createHttpServer(
     createAdminApp({
       readiness,
-      metrics: async () => ({ body: await registry.metrics(), contentType: registry.contentType }),
+      metrics: (accept) => metrics.exposition(accept),
       logger,
     }),
     {

@@ -1,6 +1,7 @@
 // Every metric the processes expose, as data: name, type, labels, meaning, and which process has it.
 // The registry is built from this list, and the metrics table of docs/operations.md is checked against it.
 import { SETTINGS } from '../config/settings.js';
+import { TRACE_ID_LABEL } from './trace-exemplar.js';
 
 /** Which process exposes a metric: the sidecar (`serve`), the injector, or both. */
 export type MetricsComponent = 'sidecar' | 'injector';
@@ -14,6 +15,7 @@ export const METRIC_DEFINITIONS = [
     name: 'sfd_requests_total',
     type: 'counter',
     labels: ['profile', 'operation', 'method', 'status'],
+    exemplar: TRACE_ID_LABEL,
     help: 'Requests answered by the signing listener, by HTTP status.',
   },
   {
@@ -21,6 +23,7 @@ export const METRIC_DEFINITIONS = [
     name: 'sfd_request_duration_seconds',
     type: 'histogram',
     labels: ['profile', 'operation', 'method', 'status_class'],
+    exemplar: TRACE_ID_LABEL,
     help: 'Whole time through the sidecar, from request to the end of the response.',
   },
   {

@@ -1,5 +1,6 @@
 // The sidecar's Prometheus metrics, declared as data on a registry owned by the app
-// instance (never prom-client's global one). The only module that imports prom-client.
+// instance (never prom-client's global one). prom-client is imported here and by the modules this one
+// builds on: the bound series and the exposition.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import {
   createCounterFamily,
@@ -8,6 +9,8 @@ import {
   type HistogramFamily,
 } from './bound-series.js';
 import { VERSION } from '../version.js';
+import { exposition, type Exposition } from './exposition.js';
+import type { TRACE_ID_LABEL } from './trace-exemplar.js';
 import { METRIC_DEFINITIONS, type MetricsComponent } from './metric-definitions.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -48,6 +51,8 @@ export interface KeyMetricsSource {
 
 export interface Metrics {
   readonly registry: Registry;
+  /** The exposition in the format a scraper's Accept header asks for: OpenMetrics (with exemplars) or text. */
+  exposition(accept: string | undefined): Promise<Exposition>;
   readonly counters: Record<NameOf<'counter'>, Counter>;
   readonly histograms: Record<NameOf<'histogram'>, Histogram>;
   readonly perRequest: PerRequestMetrics;
@@ -184,6 +189,7 @@ export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics 
   }
   return {
     registry,
+    exposition: (accept) => exposition(registry, accept),
     counters,
     histograms,
     perRequest,
@@ -223,9 +229,15 @@ function isPerRequest(name: string): name is PerRequestName {
   return (PER_REQUEST as readonly string[]).includes(name);
 }
 
-function familyDefinition(name: PerRequestName): { name: string; help: string; labelNames: readonly string[] } {
+function familyDefinition(name: PerRequestName): {
+  name: string;
+  help: string;
+  labelNames: readonly string[];
+  exemplar?: typeof TRACE_ID_LABEL;
+} {
   const definition = METRIC_DEFINITIONS.find((d) => d.name === name)!;
-  return { name, help: definition.help, labelNames: definition.labels };
+  const exemplar = 'exemplar' in definition ? { exemplar: definition.exemplar } : {};
+  return { name, help: definition.help, labelNames: definition.labels, ...exemplar };
 }
 
 const STATUS_CLASSES = ['0xx', '1xx', '2xx', '3xx', '4xx', '5xx'];

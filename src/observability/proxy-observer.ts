@@ -3,6 +3,7 @@
 import { statusClass, type Metrics } from './metrics.js';
 import { errorCodeLabel } from './error-code-label.js';
 import type { Operation } from '../operations/named-operations.js';
+import { traceIdOf } from './trace-exemplar.js';
 
 export interface RequestLabels {
   /** A profile from the key store, or `none` when the request was refused before one was chosen. */
@@ -15,7 +16,12 @@ export interface ProxyObserver {
   requestStarted(): void;
   /** Requests started and not yet finished: the one count the overload check and the gauge read. */
   requestsInFlight(): number;
-  requestFinished(labels: RequestLabels, status: number, seconds: number): void;
+  /**
+   * The request is over. `traceId` is the `x-sfd-trace-id` its answer carried (the gateway's, or the
+   * sidecar's own), which the request counter and duration keep as their exemplar when it has a trace
+   * id's form.
+   */
+  requestFinished(labels: RequestLabels, status: number, seconds: number, traceId: string | undefined): void;
   /** The upstream sent response headers `seconds` after the request was sent. */
   upstreamAnswered(labels: RequestLabels, status: number, seconds: number, dateHeader: string | undefined): void;
   /** An upstream 4xx/5xx answer and the `code` of its JSON body, or null when it has none. */
@@ -39,14 +45,17 @@ export function createProxyObserver(metrics: Metrics, now: () => number): ProxyO
       inflight += 1;
     },
     requestsInFlight: () => inflight,
-    requestFinished(labels, status, seconds) {
+    requestFinished(labels, status, seconds, traceId) {
       inflight -= 1;
       const method = methodLabel(labels.method);
+      // Checked, and the clock read, once for both series.
+      const exemplar = traceIdOf(traceId);
+      const atMs = exemplar === undefined ? 0 : now();
       // Label values in the order of METRIC_DEFINITIONS.
-      perRequest.requests.series([labels.profile, labels.operation, method, String(status)]).inc();
+      perRequest.requests.series([labels.profile, labels.operation, method, String(status)]).inc(exemplar, atMs);
       perRequest.requestDuration
         .series([labels.profile, labels.operation, method, statusClass(status)])
-        .observe(seconds);
+        .observe(seconds, exemplar, atMs);
     },
     upstreamAnswered(labels, status, seconds, dateHeader) {
       perRequest.upstreamDuration.series([labels.profile, labels.operation, statusClass(status)]).observe(seconds);

@@ -141,7 +141,8 @@ export class ProxyExchange {
     this.reportResign(null, null); // the re-signed attempt never answered
     const seconds = (performance.now() - this.started) / 1000;
     const status = outgoing.headersSent ? outgoing.statusCode : 0;
-    context.observer.requestFinished(this.labels(), status, seconds);
+    // The trace id the caller's answer carried: the sidecar's own when it answered itself.
+    context.observer.requestFinished(this.labels(), status, seconds, record.sidecarTraceId ?? record.upstreamTraceId);
     record.status = status;
     record.completed = outgoing.writableFinished;
     record.durationMs = Math.round(seconds * 1e6) / 1000;

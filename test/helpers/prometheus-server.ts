@@ -18,7 +18,16 @@ export interface PrometheusServer {
   api<T>(path: string): Promise<T>;
 }
 
-export async function startPrometheus(t: ExecutionContext, targets: readonly string[]): Promise<PrometheusServer> {
+export interface PrometheusOptions {
+  /** Feature flags to enable (`--enable-feature`), such as `exemplar-storage`. */
+  readonly features?: readonly string[];
+}
+
+export async function startPrometheus(
+  t: ExecutionContext,
+  targets: readonly string[],
+  options: PrometheusOptions = {},
+): Promise<PrometheusServer> {
   const binary = requireTool('prometheus', 'prometheus');
   const dir = mkdtempSync(join(tmpdir(), 'sfd-prometheus-'));
   const port = await freePort();
@@ -44,6 +53,7 @@ export async function startPrometheus(t: ExecutionContext, targets: readonly str
       `--storage.tsdb.path=${join(dir, 'data')}`,
       `--web.listen-address=127.0.0.1:${port}`,
       '--log.level=warn',
+      ...(options.features ?? []).map((feature) => `--enable-feature=${feature}`),
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );

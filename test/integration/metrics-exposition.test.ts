@@ -182,3 +182,56 @@ test('the upstream connection gauges show connections active and idle, and reque
     'both connections kept alive for the next requests',
   );
 });
+
+test('an OpenMetrics scrape links the request counter and latency to the trace ids the answers carried', async (t) => {
+  const { proxyUrl, adminUrl } = await startStack(t, { sidecar: { maxBodyBytes: 64 } });
+  const traceIdOf = (answer: { headers: Record<string, unknown> }): string => String(answer.headers['x-sfd-trace-id']);
+  const received: string[] = [];
+  for (let i = 0; i < 3; i += 1) {
+    // A trace id the caller sends is its own business: never an exemplar.
+    const answer = await send(`${proxyUrl}/v1.1/customer/12345`, {
+      headers: { 'x-sfd-trace-id': 'c'.repeat(32), traceparent: `00-${'d'.repeat(32)}-${'e'.repeat(16)}-01` },
+    });
+    t.is(answer.status, 200);
+    received.push(traceIdOf(answer));
+  }
+  const refused = await send(`${proxyUrl}/upload`, { method: 'POST', body: 'z'.repeat(65) });
+  t.is(refused.status, 413);
+  const ownTraceId = traceIdOf(refused);
+  t.regex(ownTraceId, /^[0-9a-f]{32}$/);
+  t.is(new Set([...received, ownTraceId]).size, 4);
+
+  const scrape = await send(`${adminUrl}/metrics`, {
+    headers: { Accept: 'application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5,*/*;q=0.1' },
+  });
+  t.is(scrape.headers['content-type'], 'application/openmetrics-text; version=1.0.0; charset=utf-8');
+  t.is(scrape.headers.vary, 'Accept');
+  const samples = parseExposition(scrape.body.toString());
+  const exemplarOf = (name: string, labels: Record<string, string>): string | undefined => {
+    const found = samples.filter(
+      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v) && s.exemplar,
+    );
+    return found.at(-1)?.exemplar?.labels.trace_id;
+  };
+  const customer = { profile: 'default', operation: 'getCustomer', method: 'GET' };
+  t.is(exemplarOf('sfd_requests_total', { ...customer, status: '200' }), received.at(-1));
+  t.is(exemplarOf('sfd_requests_total', { method: 'POST', status: '413' }), ownTraceId);
+  t.is(exemplarOf('sfd_request_duration_seconds_bucket', { method: 'POST', status_class: '4xx' }), ownTraceId);
+  const latency = samples.filter(
+    (s) => s.name === 'sfd_request_duration_seconds_bucket' && s.labels.operation === 'getCustomer' && s.exemplar,
+  );
+  t.true(latency.length >= 1);
+  t.true(latency.every((s) => received.includes(s.exemplar!.labels.trace_id!)));
+  t.true(latency.some((s) => s.exemplar!.labels.trace_id === received.at(-1)));
+  const withExemplars = samples.filter((s) => s.exemplar);
+  t.true(withExemplars.every((s) => Object.keys(s.exemplar!.labels).join() === 'trace_id'));
+  t.true(withExemplars.every((s) => /^sfd_request(s_total|_duration_seconds_bucket)$/.test(s.name)));
+  t.true(withExemplars.every((s) => Math.abs(s.exemplar!.timestamp! - Date.now() / 1000) < 60));
+  t.false(scrape.body.toString().includes('c'.repeat(32)));
+  t.false(scrape.body.toString().includes('d'.repeat(32)));
+
+  const text = await send(`${adminUrl}/metrics`);
+  t.regex(String(text.headers['content-type']), /^text\/plain; version=0\.0\.4/);
+  t.true(parseExposition(text.body.toString()).every((s) => s.exemplar === undefined));
+  t.false(text.body.toString().includes(ownTraceId));
+});

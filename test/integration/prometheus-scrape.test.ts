@@ -196,6 +196,7 @@ async function busySidecarExposition(t: ExecutionContext, profiles: number): Pro
         keys: [{ key: createAccessKey(`AKBUSY${i}`, `busy-secret-${i}-0123456789`), notBefore: null, notAfter: null }],
         upstream: null,
         signing: {},
+        operations: null,
       },
     ]),
   );

@@ -41,11 +41,17 @@ test('the errors page lists every sidecar error with its status', (t) => {
   );
 });
 
-test('the metrics table lists every metric with its type, labels and meaning', (t) => {
+test('the metrics table lists every metric with its type, labels, exemplar and meaning', (t) => {
   const rows = tableAfter(read('docs/operations.md'), '## Metrics');
   t.deepEqual(
     rows,
-    METRIC_DEFINITIONS.map((m) => [`\`${m.name}\``, m.type, m.labels.map((l) => `\`${l}\``).join(', '), m.help]),
+    METRIC_DEFINITIONS.map((m) => [
+      `\`${m.name}\``,
+      m.type,
+      m.labels.map((l) => `\`${l}\``).join(', '),
+      'exemplar' in m ? `\`${m.exemplar}\`` : '',
+      m.help,
+    ]),
   );
 });
 
