@@ -1,4 +1,4 @@
-// The benchmark's command line: `npm run bench [-- --quick] [-- --node PATH ...]`.
+// The benchmark's command line: `npm run bench [-- --quick] [-- --node PATH ...] [-- --operations FILE]`.
 // `--node PATH`, once or more, names the Node binaries the Node proxies (the sidecar and the plain-node
 // row) run on, the first leading, in place of the default lines (bench/node-lines.ts); the upstream and
 // the load generator stay on the Node that runs the bench.
@@ -8,13 +8,16 @@ export interface BenchArgs {
   readonly quick: boolean;
   /** The Node binaries the proxies run on; null for the default lines. */
   readonly nodes: readonly string[] | null;
+  /** A key store whose one profile limits its operations, for the `sidecar+operations` row; null: no row. */
+  readonly operations: string | null;
 }
 
-const USAGE = 'usage: npm run bench [-- --quick] [-- --node PATH ...]';
+const USAGE = 'usage: npm run bench [-- --quick] [-- --node PATH ...] [-- --operations FILE]';
 
 export function parseBenchArgs(argv: readonly string[]): BenchArgs {
   let quick = false;
   const nodes: string[] = [];
+  let operations: string | null = null;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i]!;
     if (arg === '--quick') quick = true;
@@ -23,9 +26,14 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
       if (path === undefined || path.startsWith('--')) throw new Error('--node needs the path of a Node binary');
       nodes.push(path);
       i += 1;
+    } else if (arg === '--operations') {
+      const file = argv[i + 1];
+      if (file === undefined || file.startsWith('--')) throw new Error('--operations needs the path of a key store');
+      operations = file;
+      i += 1;
     } else throw new Error(`unknown argument ${arg}; ${USAGE}`);
   }
-  return { quick, nodes: nodes.length > 0 ? nodes : null };
+  return { quick, nodes: nodes.length > 0 ? nodes : null, operations };
 }
 
 /** The version a Node binary reports, or an error that names the binary. */

@@ -3,9 +3,10 @@ import type { ErrorKinds } from './round-problems.js';
 
 /**
  * The Node proxies: the sidecar and `plain-node` on every Node line of the run; `stack` (hono's adapter
- * and http-proxy with nothing else, bench/stack-proxy.ts) on the run's leading line.
+ * and http-proxy with nothing else, bench/stack-proxy.ts) on the run's leading line, and with
+ * `--operations FILE` the sidecar signing from that key store, whose profile limits its operations.
  */
-export type NodeProxy = 'sidecar' | 'stack' | 'plain-node';
+export type NodeProxy = 'sidecar' | 'stack' | 'plain-node' | 'sidecar+operations';
 /** `direct` and `nginx`, and each Node proxy on one Node line (its major version): `sidecar@24`. */
 export type RowName = 'direct' | 'nginx' | `${NodeProxy}@${number}`;
 

@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { superviseChildren } from './child-supervisor.js';
 import { freePort, waitForPort } from './net-utils.js';
@@ -17,12 +17,13 @@ import { rowOf, type Measurement, type NodeProxy, type Rounds, type RowName } fr
 import { errorCount, roundProblems, type RoundOutcome } from './round-problems.js';
 import { checkTargets, formatTargets, PER_POD_TARGETS } from './targets.js';
 import { parseBenchArgs } from './bench-args.js';
+import { formatOperationsCost, operationsCost } from './operations-cost.js';
 import { resolveNodeLines, type NodeLine } from './node-lines.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
 import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const { quick, nodes } = parseBenchArgs(process.argv.slice(2));
+const { quick, nodes, operations } = parseBenchArgs(process.argv.slice(2));
 // Five rounds: on a shared 2-core VM single runs of the same build were seen to differ by 50%; the
 // median of five, and ratios taken within each round, hold still far better than three. Each round
 // holds two rows per Node line and the stack's, so a run of three lines keeps to 6 s per row.
@@ -162,6 +163,31 @@ function runLoad(
   });
 }
 
+/** The key store of `--operations FILE` and the profile it signs with: its only one. */
+function operationsKeyStore(file: string): { path: string; profile: string } {
+  let profiles: string[];
+  try {
+    profiles = Object.keys((JSON.parse(readFileSync(file, 'utf8')) as { profiles: object }).profiles);
+  } catch (error) {
+    throw new BenchFailure(`--operations ${file}: not a key store in JSON (${(error as Error).message})`);
+  }
+  if (profiles.length !== 1) throw new BenchFailure(`--operations ${file}: the key store must hold one profile`);
+  return { path: resolve(file), profile: profiles[0]! };
+}
+
+/** Every call the scenarios make must be allowed, or the row would measure refusals. */
+async function checkAllowed(base: string, file: string): Promise<void> {
+  for (const method of ['GET', 'POST'] as const) {
+    const answer = await fetch(`${base}${CUSTOMER_PATH}`, { method, body: method === 'POST' ? postBody : undefined });
+    await answer.arrayBuffer();
+    if (answer.status !== 200)
+      throw new BenchFailure(
+        `--operations ${file}: ${method} ${CUSTOMER_PATH}, which the scenarios send, is answered ${answer.status}; ` +
+          'the key store must allow it',
+      );
+  }
+}
+
 async function main(): Promise<void> {
   if (!has('wrk')) throw new BenchFailure('wrk is not installed: apt-get install wrk (.ci/run installs it)');
   const useNginx = has('nginx');
@@ -198,7 +224,7 @@ async function main(): Promise<void> {
   const targets: Partial<Record<RowName, { base: string; pid: number | null }>> = {
     direct: { base: `http://127.0.0.1:${upstreamPort}`, pid: null },
   };
-  for (const { line, binary } of nodeLines) {
+  const startSidecar = async (row: RowName, binary: string, keys: NodeJS.ProcessEnv): Promise<void> => {
     const sidecarPort = await freePort();
     const adminPort = await freePort();
     const sidecar = pinned(
@@ -207,18 +233,29 @@ async function main(): Promise<void> {
       shipped.args,
       {
         ...shippedNodeEnv,
+        ...keys,
         SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
-        SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
-        SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
         SFD_LISTEN: `127.0.0.1:${sidecarPort}`,
         SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
         SFD_LOG_LEVEL: 'info',
       },
-      join(work, `sidecar-${line}.log`),
+      join(work, `${row}.log`),
     );
-    children.watch(`the sidecar on Node ${line}`, sidecar);
+    children.watch(`${row} (the sidecar)`, sidecar);
     await waitForPort(sidecarPort);
-    targets[rowOf('sidecar', line)] = { base: `http://127.0.0.1:${sidecarPort}`, pid: sidecar.pid! };
+    targets[row] = { base: `http://127.0.0.1:${sidecarPort}`, pid: sidecar.pid! };
+  };
+  const limited = operations === null ? null : operationsKeyStore(operations);
+  for (const { line, binary } of nodeLines) {
+    await startSidecar(rowOf('sidecar', line), binary, {
+      SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
+      SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
+    });
+    if (limited && line === nodeLines[0]!.line) {
+      const row = rowOf('sidecar+operations', line);
+      await startSidecar(row, binary, { SFD_KEYSTORE_FILE: limited.path, SFD_PROFILE: limited.profile });
+      await checkAllowed(targets[row]!.base, operations!);
+    }
     if (!withNodeFloor) continue;
     // The floors run on the same Node under the same Node options as the sidecar: plain-node
     // (bench/plain-proxy.ts) on every line, the requested stack (bench/stack-proxy.ts) on the leading
@@ -312,6 +349,8 @@ http {
   const summary = summarise(results, rows, lineNumbers);
   const limits = { ...PER_POD_TARGETS, maxUpstreamSockets: DEFAULT_LIMITS.upstreamMaxSockets };
   const targetVerdicts = Object.fromEntries(nodeLines.map(({ line }) => [line, checkTargets(results, limits, line)]));
+  const leading = nodeLines[0]!;
+  const costOfOperations = operationsCost(results, leading.line);
   const report = {
     date: new Date().toISOString(),
     quick,
@@ -328,6 +367,7 @@ http {
     plainNodeProxy: withNodeFloor,
     scenarios: summary,
     targets: targetVerdicts,
+    ...(operations === null ? {} : { operations: { keyStore: operations, cost: costOfOperations } }),
     runs: results,
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
@@ -335,6 +375,7 @@ http {
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(formatReport(report, summary));
   for (const { line, version } of nodeLines) process.stdout.write(formatTargets(targetVerdicts[line]!, version, quick));
+  process.stdout.write(formatOperationsCost(costOfOperations, leading.version));
   process.stdout.write(`\nWritten to ${file}\n`);
   const errors = Object.values(summary)
     .flatMap((s) => Object.values(s.rows))

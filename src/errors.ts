@@ -33,6 +33,11 @@ export const SIDECAR_ERRORS = {
     status: 403,
     message: 'The requested profile is not one this caller may use (SFD_ALLOWED_PROFILES).',
   },
+  OperationForbidden: {
+    code: 'Sidecar.OperationForbidden',
+    status: 403,
+    message: 'The profile may not sign this operation: its key store profile or its entitlement limits it.',
+  },
   NotificationForbidden: {
     code: 'Sidecar.NotificationForbidden',
     status: 403,

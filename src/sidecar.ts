@@ -1,5 +1,8 @@
 // Composition: builds the signing and admin listeners from injected parts and starts them.
 // Nothing here reads the environment or handles signals; main.ts does.
+import type { Profile } from './keys/key-store.js';
+import { operationLimit, type OperationLimit } from './operations/operation-limit.js';
+import type { ProfileNarrowing } from './operations/operations-setting.js';
 import type { AddressInfo } from 'node:net';
 import type { Readiness } from './admin/create-admin-app.js';
 import { createAdminServer } from './admin/create-admin-server.js';
@@ -47,6 +50,8 @@ export interface SidecarOptions {
   /** SFD_PROFILE_HEADER, or null when callers may not choose a profile. */
   readonly profileHeader: string | null;
   readonly allowedProfiles: ReadonlySet<string>;
+  /** SFD_OPERATIONS: how each profile's operations are narrowed within the key store's; null or omitted: not. */
+  readonly operations?: ProfileNarrowing | null;
   readonly logger: Logger;
   /** Which requests get their log line (SFD_REQUEST_LOG); every one when omitted. */
   readonly requestLog?: RequestLogMode;
@@ -106,6 +111,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     observer,
     limits,
     requestLog: options.requestLog,
+    operationLimits: operationLimitsOf(options.operations ?? null),
   });
   const proxyServer = createHttpServer(createProxyApp(handler), {
     onUnparsable: unparsableAnswer,
@@ -241,4 +247,14 @@ function keyStates(
 
 function unparsableAnswer(): ReturnType<typeof errorAnswer> {
   return errorAnswer(SIDECAR_ERRORS.BadRequest);
+}
+
+/**
+ * The limits on a profile's operations, the key store's first: under a narrowing, a profile it does not
+ * name signs nothing, since the injection names every profile it gives a pod.
+ */
+function operationLimitsOf(narrowing: ProfileNarrowing | null): (profile: Profile) => (OperationLimit | null)[] {
+  if (narrowing === null) return (profile) => [profile.operations];
+  const nothing = operationLimit([]);
+  return (profile) => [profile.operations, narrowing.has(profile.name) ? narrowing.get(profile.name)! : nothing];
 }

@@ -83,6 +83,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'http',
     'keys',
     'observability',
+    'operations',
     'outbound',
     'proxy',
     'server',

@@ -62,6 +62,7 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
       defaultProfile: config.profile,
       profileHeader: config.profileHeader,
       allowedProfiles: new Set(config.allowedProfiles),
+      operations: config.operations,
       logger,
       requestLog: config.requestLog,
       metrics,

@@ -1,5 +1,6 @@
 // Turns setting values (already merged from flags, environment and the dotenv file) into one
 // validated, frozen Config for `serve`. Every problem is collected and reported at once.
+import type { ProfileNarrowing } from '../operations/operations-setting.js';
 import { FILE_LIMITS } from '../files/regular-file.js';
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { caBundleProblem } from './ca-bundle.js';
@@ -36,6 +37,8 @@ export interface Config {
   readonly profile: string;
   readonly profileHeader: string | null;
   readonly allowedProfiles: readonly string[];
+  /** SFD_OPERATIONS: each profile's narrowing of what the key store lets it sign; null when unset. */
+  readonly operations: ProfileNarrowing | null;
   readonly keyExpiryWarningDays: number;
   readonly signing: SigningOptions;
   readonly maxBodyBytes: number;
@@ -146,6 +149,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     ...settings,
     profileHeader,
     allowedProfiles: Object.freeze(allowedProfiles),
+    operations: r.value('operations') ?? null,
     maxBodyBytes,
     upstreamCa,
     egressProxy: egress.proxy,

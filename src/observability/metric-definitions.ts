@@ -117,6 +117,15 @@ export const METRIC_DEFINITIONS = [
   },
   {
     for: SIDECAR,
+    name: 'sfd_operation_refusals_total',
+    type: 'counter',
+    labels: ['profile', 'operation', 'mode'],
+    help:
+      'Calls outside the operations a profile may sign: refused (mode enforced), or signed because the limit ' +
+      'is a dry run (mode dry-run).',
+  },
+  {
+    for: SIDECAR,
     name: 'sfd_ready',
     type: 'gauge',
     labels: [],

@@ -28,6 +28,8 @@ export interface ProxyObserver {
   upstreamError(labels: RequestLabels, status: number, code: string | null): void;
   sidecarError(code: string): void;
   resigned(profile: string): void;
+  /** A call outside the profile's operations: refused, or signed under a dry run. */
+  operationRefused(labels: RequestLabels, mode: 'enforced' | 'dry-run'): void;
 }
 
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
@@ -74,5 +76,7 @@ export function createProxyObserver(metrics: Metrics, now: () => number): ProxyO
     },
     sidecarError: (code) => counters.sfd_sidecar_errors_total.inc({ code }),
     resigned: (profile) => counters.sfd_resign_retries_total.inc({ profile }),
+    operationRefused: (labels, mode) =>
+      counters.sfd_operation_refusals_total.inc({ profile: labels.profile, operation: labels.operation, mode }),
   };
 }

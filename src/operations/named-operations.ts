@@ -28,6 +28,15 @@ export function operationOf(method: string, path: string): Operation {
   return 'other';
 }
 
+/** What each named operation is, in the words of the docs (`ID` an all-digit segment; a trailing `/` is allowed). */
+export const NAMED_OPERATION_ROUTES: Readonly<Record<Exclude<Operation, 'other'>, string>> = {
+  getCustomer: 'GET or HEAD `/v1.1/customer`, `/v1.2/customer`, `/v1.1/customer/ID`, `/v1.2/customer/ID`',
+  getCustomerChildren: 'GET or HEAD `/v1.2/customerChildren/ID`',
+  getRateLimit: 'GET or HEAD `/cdn/v1.0/services/ID/rateLimit`',
+  deleteRateLimit: 'DELETE `/cdn/v1.0/services/ID/rateLimit`',
+  upsertRateLimit: 'POST `/cdn/v1.0/services/ID/rateLimit`',
+};
+
 /** The operations a profile may be limited to by name: every known one but `other`. */
 export type NamedOperation = Exclude<Operation, 'other'>;
 export const NAMED_OPERATIONS: readonly NamedOperation[] = OPERATIONS.filter(

@@ -1,6 +1,6 @@
 // The calls a sidecar saw, read back from what it wrote: its request log lines (as `kubectl logs`
-// prints them, or wrapped by a container runtime's JSON log format, with a collector's namespace and
-// service account when it adds them), or its `sfd_requests_total` series (the /metrics text, or a
+// prints them, or wrapped by a container runtime's JSON log format, with the namespace a collector
+// adds), or its `sfd_requests_total` series (the /metrics text, or a
 // Prometheus query's JSON answer). A line that is neither is skipped and counted.
 import type { SeenCall } from './suggest-operations.js';
 
@@ -33,9 +33,11 @@ function parseLine(line: string): Json | null {
   try {
     const value = JSON.parse(line) as unknown;
     if (!isObject(value)) return null;
-    // A container runtime's JSON log wraps the sidecar's own line in `log`.
-    if (typeof value.log === 'string' && value.event === undefined) {
-      const inner = parseLine(value.log.trim());
+    // A collector wraps the sidecar's own line: in `log` (Fluent Bit, a runtime's JSON log), in `message`
+    // (Vector, Filebeat).
+    const wrapped = value.event === undefined ? (value.log ?? value.message) : undefined;
+    if (typeof wrapped === 'string') {
+      const inner = parseLine(wrapped.trim());
       return inner && { ...value, ...inner };
     }
     return value;
@@ -51,8 +53,14 @@ function callOf(record: Json): SeenCall | null {
   const status = typeof record.status === 'number' ? record.status : NaN;
   if (!profile || !method || !Number.isInteger(status)) return null;
   const kubernetes = isObject(record.kubernetes) ? record.kubernetes : {};
-  const namespace = text(record.namespace) ?? text(kubernetes.namespace_name);
-  const serviceAccount = text(record.serviceAccount) ?? text(kubernetes.serviceAccountName);
+  // Fluent Bit's Kubernetes filter writes namespace_name, Vector's kubernetes_logs source pod_namespace,
+  // Filebeat's kubernetes processor namespace; none carries the service account.
+  const namespace =
+    text(record.namespace) ??
+    text(kubernetes.namespace_name) ??
+    text(kubernetes.pod_namespace) ??
+    text(kubernetes.namespace);
+  const serviceAccount = text(record.serviceAccount);
   return {
     profile,
     method,

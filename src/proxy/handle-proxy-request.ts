@@ -6,6 +6,7 @@ import { ProxyExchange, type ExchangeContext, type ProxyHandlerDeps } from './pr
 import { requestLogFilter } from './request-record.js';
 import { createMismatchLogger } from './signing-mismatch-log.js';
 import { createResignLogger } from './resign-log.js';
+import { createOperationGate } from './operation-gate.js';
 
 export type { ProxyHandlerDeps } from './proxy-exchange.js';
 
@@ -16,6 +17,7 @@ export function createProxyHandler(deps: ProxyHandlerDeps): ProxyHandler {
     ...deps,
     logMismatch: createMismatchLogger(deps.logger, deps.now),
     logResign: createResignLogger(deps.logger, deps.now),
+    gateOperation: createOperationGate(deps.logger, deps.now),
     retryDelayMs: createConnectRetryPolicy({ retries: deps.limits.upstreamRetries, methods: deps.limits.retryMethods }),
     logged: requestLogFilter(deps.requestLog ?? 'all'),
   };

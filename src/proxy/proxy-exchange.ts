@@ -3,6 +3,10 @@
 // key and forward, then relay the gateway's answer as it streams. When the gateway refuses the key and
 // the profile holds another key valid now (a rotation's overlap), it re-signs once with that key; when
 // that key is refused too, the caller gets the first refusal, whose cause is the one to fix.
+import type { Profile } from '../keys/key-store.js';
+import { operationOf } from '../operations/named-operations.js';
+import type { OperationLimit } from '../operations/operation-limit.js';
+import type { OperationGate } from './operation-gate.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { ProfileResolver, ResolvedProfile } from '../keys/profile-resolver.js';
@@ -53,12 +57,15 @@ export interface ProxyHandlerDeps {
   readonly limits: Pick<Limits, 'maxInflight' | 'upstreamRetries' | 'retryMethods' | 'clientMinBodyBytesPerSecond'>;
   /** Which requests get their log line (SFD_REQUEST_LOG); every one when omitted. */
   readonly requestLog?: RequestLogMode;
+  /** The limits on the operations a profile signs, in the order they are judged; none when omitted. */
+  readonly operationLimits?: (profile: Profile) => readonly (OperationLimit | null)[];
 }
 
 /** What every exchange shares: the handler's dependencies and the policies built from them once. */
 export interface ExchangeContext extends ProxyHandlerDeps {
   readonly logMismatch: MismatchLogger;
   readonly logResign: ResignLogger;
+  readonly gateOperation: OperationGate;
   readonly retryDelayMs: ConnectRetryPolicy;
   readonly logged: (record: RequestRecord) => boolean;
 }
@@ -187,6 +194,7 @@ export class ProxyExchange {
     record.profile = resolved.profile.name;
     const target = resolveRequestTarget(this.rawUrl, resolved.upstream);
     if (!target.ok) return this.fail(SIDECAR_ERRORS[target.error]);
+    if (!this.passesOperationGate(resolved, target)) return;
     // A bodiless request (most GETs) goes on at once; no promise, no extra turn of the event loop.
     if (declaresNoBody(this.incoming)) return this.send(resolved, target, NO_BODY);
     // A body the signature would not cover is never forwarded: anyone between here and the gateway could
@@ -199,6 +207,31 @@ export class ProxyExchange {
         bodyUnsigned && body.length > 0 ? this.fail(SIDECAR_ERRORS.UnsignedBody) : this.send(resolved, target, body),
       this.failWith,
     );
+  }
+
+  /**
+   * Judges the call against its profile's operations, on the path as forwarded and signed less the
+   * upstream's prefix; that path, not the raw target, is what the log line and the metrics name.
+   */
+  private passesOperationGate(resolved: ResolvedProfile, target: AcceptedTarget): boolean {
+    const { context, record } = this;
+    const path = target.path.slice(resolved.upstream.pathPrefix.length);
+    record.path = path;
+    record.operation = operationOf(this.method, path);
+    const limits = context.operationLimits?.(resolved.profile) ?? [];
+    const gate = context.gateOperation({
+      profile: resolved.profile.name,
+      operation: record.operation,
+      method: this.method,
+      path,
+      headers: this.incoming.headers,
+      limits,
+    });
+    if (gate.verdict === 'allowed') return true;
+    context.observer.operationRefused(this.labels(), gate.verdict);
+    if (gate.verdict !== 'enforced') return true;
+    this.fail(SIDECAR_ERRORS.OperationForbidden, undefined, gate.reason);
+    return false;
   }
 
   /** Reads the whole body under the request's limit, the shared budget and the minimum rate. */

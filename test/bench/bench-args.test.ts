@@ -1,20 +1,28 @@
-// `npm run bench` arguments: --quick, and --node PATH (once or more) for the Node lines the proxies run on.
+// `npm run bench` arguments: --quick, --node PATH (once or more) for the Node lines the proxies run on, and
+// --operations FILE for the row whose key store limits the operations signed.
 import test from 'ava';
 import { nodeVersionOf, parseBenchArgs } from '../../bench/bench-args.js';
 import { resolveNodeLines } from '../../bench/node-lines.js';
 
 test('without arguments the default Node lines are measured in full form', (t) => {
-  t.deepEqual(parseBenchArgs([]), { quick: false, nodes: null });
+  t.deepEqual(parseBenchArgs([]), { quick: false, nodes: null, operations: null });
 });
 
 test('--quick and --node in either order; --node more than once keeps the order given', (t) => {
   t.deepEqual(parseBenchArgs(['--node', '/opt/node24/bin/node', '--quick']), {
     quick: true,
     nodes: ['/opt/node24/bin/node'],
+    operations: null,
   });
   t.deepEqual(parseBenchArgs(['--quick', '--node', '/a/node', '--node', '/b/node']), {
     quick: true,
     nodes: ['/a/node', '/b/node'],
+    operations: null,
+  });
+  t.deepEqual(parseBenchArgs(['--operations', 'bench/operations-keystore.json']), {
+    quick: false,
+    nodes: null,
+    operations: 'bench/operations-keystore.json',
   });
 });
 
@@ -22,6 +30,7 @@ test('an unknown argument or --node without a path is refused with the usage', (
   t.throws(() => parseBenchArgs(['--fast']), { message: /unknown argument --fast; usage: npm run bench/ });
   t.throws(() => parseBenchArgs(['--node']), { message: '--node needs the path of a Node binary' });
   t.throws(() => parseBenchArgs(['--node', '--quick']), { message: '--node needs the path of a Node binary' });
+  t.throws(() => parseBenchArgs(['--operations']), { message: '--operations needs the path of a key store' });
 });
 
 test('the version of a real Node binary is read; a path that is not one is named', (t) => {

@@ -14,7 +14,7 @@ test('promtool check rules accepts the rule file and both forms hold the same gr
   const promtool = requireTool('promtool', 'prometheus');
   const plain = runTool(promtool, ['check', 'rules', plainPath]);
   t.is(plain.code, 0, plain.stdout + plain.stderr);
-  t.regex(plain.stdout, /SUCCESS: 13 rules found/);
+  t.regex(plain.stdout, /SUCCESS: 15 rules found/);
 
   const crd = read('deploy/prometheus/prometheusrule.yaml') as {
     apiVersion: string;
@@ -36,7 +36,7 @@ test('promtool test rules: every alert fires on its pattern and not on healthy t
   t.regex(result.stdout, /SUCCESS/);
 });
 
-test('the rules alert on 401/400 rates, upstreams, clock skew, keys, readiness, lost data, the injector', (t) => {
+test('the rules cover 401/400s, upstreams, skew, keys, readiness, lost data, operations, the injector', (t) => {
   const groups = (read(plainPath) as { groups: { rules: { alert: string }[] }[] }).groups;
   t.deepEqual(
     groups.flatMap((g) => g.rules.map((r) => r.alert)),
@@ -52,6 +52,8 @@ test('the rules alert on 401/400 rates, upstreams, clock skew, keys, readiness, 
       'SfdSidecarNotReady',
       'SfdSidecarNotificationNotKept',
       'SfdSidecarLogLinesDropped',
+      'SfdSidecarOperationRefused',
+      'SfdSidecarOperationOutsideDryRun',
       'SfdInjectorDown',
       'SfdInjectorCertificateExpiring',
     ],

@@ -1,6 +1,7 @@
 // The manual agrees with the code: the errors and metrics tables list exactly what the code has, the
 // README stays a front door, and every relative link of the README and docs/ leads to a file and a
 // heading that exist. (docs/configuration.md is generated: generated-files.test.ts checks it.)
+import { NAMED_OPERATION_ROUTES } from '../../src/operations/named-operations.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,6 +39,14 @@ test('the errors page lists every sidecar error with its status', (t) => {
     Object.values(SIDECAR_ERRORS)
       .sort((a, b) => a.status - b.status)
       .map((e) => [String(e.status), `\`${e.code}\``]),
+  );
+});
+
+test('the key store page names every named operation and the calls it names', (t) => {
+  const rows = tableAfter(read('docs/keystore.md'), '## Operations');
+  t.deepEqual(
+    rows,
+    Object.entries(NAMED_OPERATION_ROUTES).map(([name, calls]) => [`\`${name}\``, calls]),
   );
 });
 

@@ -56,7 +56,7 @@ function render(suggestions: readonly Suggestion[]): string {
   const counted = new Map<string, string>();
   const itemsOf = (suggestion: Suggestion, at: string) =>
     suggestion.items.map((suggested, index) => {
-      counted.set(`${at}.${index}`, `${suggested.calls} calls`);
+      counted.set(`${at}.${index}`, `${suggested.calls} call${suggested.calls === 1 ? '' : 's'}`);
       return suggested.item;
     });
   const byWho = suggestions.every((s) => s.namespace !== undefined);

@@ -1,0 +1,57 @@
+// The operations gate of the signing path: before anything is signed, the call is judged against the
+// limits on its profile (the key store's, then the narrowing the injection wrote), on the path as it
+// will be forwarded and signed less the upstream's prefix. A call outside an enforced limit is never
+// signed nor forwarded; outside a dry run it is signed, counted and logged (at most once per interval
+// for each profile and operation). Where any limit applies, a method override header is refused: a
+// gateway that honours one would run another method than the one judged here.
+import { createLogLimiter } from '../observability/log-limiter.js';
+import type { Logger } from '../observability/logger.js';
+import type { Operation } from '../operations/named-operations.js';
+import { judgeOperation, type OperationLimit, type OperationVerdict } from '../operations/operation-limit.js';
+
+/** Headers that ask a gateway or framework to treat the request as another method. */
+const METHOD_OVERRIDES = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+
+export interface GateInput {
+  readonly profile: string;
+  readonly operation: Operation;
+  readonly method: string;
+  readonly path: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly limits: readonly (OperationLimit | null)[];
+}
+
+/** The verdict, and for a refusal the reason the caller and the log are given. */
+export type GateVerdict =
+  | { readonly verdict: Exclude<OperationVerdict, 'enforced'> }
+  | { readonly verdict: 'enforced'; readonly reason: string };
+
+export type OperationGate = (input: GateInput) => GateVerdict;
+
+export function createOperationGate(logger: Logger, now: () => number, intervalMs = 10_000): OperationGate {
+  const allowed = createLogLimiter(now, intervalMs);
+  return ({ profile, operation, method, path, headers, limits }) => {
+    if (limits.every((limit) => limit === null)) return { verdict: 'allowed' };
+    const override = METHOD_OVERRIDES.find((name) => headers[name] !== undefined);
+    if (override !== undefined)
+      return {
+        verdict: 'enforced',
+        reason: `profile ${profile} has limited operations, and ${override} would change the method judged`,
+      };
+    const verdict = judgeOperation(limits, method, path);
+    if (verdict === 'enforced')
+      return { verdict, reason: `operation ${operation} (${method} ${path}) is not one profile ${profile} may sign` };
+    if (verdict === 'dry-run') {
+      const suppressed = allowed(`${profile}\n${operation}`);
+      if (suppressed !== null)
+        logger.warn("operation outside the profile's limit signed: the limit is a dry run", {
+          profile,
+          operation,
+          method,
+          path,
+          similarSuppressed: suppressed,
+        });
+    }
+    return { verdict };
+  };
+}
