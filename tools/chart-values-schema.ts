@@ -43,6 +43,64 @@ const labels = (description: string): Schema => ({
 });
 
 const PORT = (description: string): Schema => integer(description, 1, 65535);
+/** A container probe; null (the value removed) or empty leaves the container without it. */
+const probe = (description: string): Schema => ({ type: ['object', 'null'], description });
+
+/** An image digest, as the runtime pulls it; empty for none. */
+const DIGEST = 'sha256:[a-f0-9]{64}';
+/** A registry host, with a port and a path of a mirror's own: what stands before the repository's path. */
+const REGISTRY = '^([a-zA-Z0-9]([-a-zA-Z0-9.]*[a-zA-Z0-9])?(:[0-9]{1,5})?(/[-a-z0-9._]+)*/?)?$';
+/** The values of one image: where it comes from and which of its versions. */
+const imageValues = (description: string, extra: Record<string, Schema>): Schema =>
+  object(description, {
+    registry: string('Registry in place of the one the repository names; global.imageRegistry when empty.', {
+      pattern: REGISTRY,
+    }),
+    repository: string('Image repository.', { minLength: 1 }),
+    tag: string("Image tag, or TAG@sha256:... ; the chart's appVersion when empty.", {
+      pattern: `^([A-Za-z0-9_][A-Za-z0-9._-]{0,127}(@${DIGEST})?)?$`,
+    }),
+    digest: string("Image digest, used only while tag is empty (with the appVersion's tag).", {
+      pattern: `^(${DIGEST})?$`,
+    }),
+    ...extra,
+  });
+
+/** Secrets for pulling an image: names, or {name} items as a pod spec holds them. */
+const pullSecrets = (description: string): Schema => ({
+  type: 'array',
+  description,
+  items: {
+    anyOf: [
+      { type: 'string', ...OBJECT_NAME },
+      { type: 'object', properties: { name: string('Secret name.', { ...OBJECT_NAME }) }, required: ['name'] },
+    ],
+  },
+});
+
+/** Items of a label selector's matchExpressions, as the API server accepts them. */
+const LABEL_KEY =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+const LABEL_VALUE = '^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$';
+const selectorTerms = (description: string): Schema => ({
+  type: 'array',
+  description,
+  items: {
+    type: 'object',
+    required: ['key', 'operator'],
+    additionalProperties: false,
+    properties: {
+      key: { type: 'string', pattern: LABEL_KEY },
+      operator: { enum: ['In', 'NotIn', 'Exists', 'DoesNotExist'] },
+      values: { type: 'array', items: { type: 'string', pattern: LABEL_VALUE } },
+    },
+    // In and NotIn need values; Exists and DoesNotExist take none.
+    oneOf: [
+      { properties: { operator: { enum: ['In', 'NotIn'] }, values: { minItems: 1 } }, required: ['values'] },
+      { properties: { operator: { enum: ['Exists', 'DoesNotExist'] }, values: { maxItems: 0 } } },
+    ],
+  },
+});
 
 export function chartValuesSchema(): Schema {
   return {
@@ -52,26 +110,27 @@ export function chartValuesSchema(): Schema {
     additionalProperties: false,
     required: ['keystore'],
     properties: {
-      global: { type: 'object', description: 'Values shared with parent charts (unused).' },
+      // Open to the values a parent chart shares with all its subcharts; those read here are checked.
+      global: {
+        type: 'object',
+        description: 'Values shared with parent charts.',
+        properties: {
+          imageRegistry: string("Registry of the chart's images unless an image names its own.", {
+            pattern: REGISTRY,
+          }),
+          imagePullSecrets: pullSecrets("Secrets for pulling the injector's image, before imagePullSecrets."),
+        },
+      },
       nameOverride: string('Overrides the chart name in resource names.'),
       fullnameOverride: string('Overrides the full resource name prefix.'),
-      image: object("The injector's image (sfd-sidecar's own).", {
-        repository: string('Image repository.', { minLength: 1 }),
-        tag: string("Image tag; the chart's appVersion when empty."),
+      commonLabels: labels("Labels added to every object the chart renders; the chart's own win."),
+      commonAnnotations: labels("Annotations added to every object the chart renders; an object's own win."),
+      image: imageValues("The injector's image (sfd-sidecar's own).", {
         pullPolicy: { enum: ['Always', 'IfNotPresent', 'Never'], description: 'Image pull policy.' },
       }),
-      imagePullSecrets: {
-        type: 'array',
-        description: "Secrets for pulling the image (the injector's pods).",
-        items: { type: 'object', properties: { name: string('Secret name.') }, required: ['name'] },
-      },
+      imagePullSecrets: pullSecrets("Secrets for pulling the image (the injector's pods and its helm test)."),
       sidecar: object("What the injector adds to a pod unless the pod's sfd-sidecar.io/ annotations say otherwise.", {
-        image: object("The image of the sidecar added to pods, apart from the injector's.", {
-          repository: string('Image repository.', { minLength: 1 }),
-          tag: string("Image tag; the chart's appVersion when empty."),
-          digest: string('Image digest; when set, it is used instead of the tag.', {
-            pattern: '^(sha256:[a-f0-9]{64})?$',
-          }),
+        image: imageValues("The image of the sidecar added to pods, apart from the injector's.", {
           pullPolicy: { enum: [...IMAGE_PULL_POLICIES], description: SETTINGS.imagePullPolicy.description },
         }),
         mode: { enum: [...INJECTION_MODES], description: SETTINGS.sidecarMode.description },
@@ -170,15 +229,39 @@ export function chartValuesSchema(): Schema {
           items: { type: 'string', ...DNS_LABEL },
           description: "Namespaces never touched besides kube-system and the release's own.",
         },
+        namespaceSelectorExtra: selectorTerms(
+          "More namespaceSelector terms of both webhooks, added to the chart's; the admission policy requires them.",
+        ),
+        objectSelectorExtra: selectorTerms(
+          "More objectSelector terms of both webhooks, added to the chart's; the admission policy requires them too.",
+        ),
+        annotations: labels('Annotations of the MutatingWebhookConfiguration.'),
       }),
       certificates: object("The webhook's certificate.", {
         issuer: {
-          enum: ['auto', 'injector', 'certManager', 'chart'],
+          enum: ['auto', 'injector', 'certManager', 'chart', 'existingSecret'],
           description:
-            'auto: cert-manager when the cluster serves its API, else the injector; injector (a CA it keeps ' +
-            'and renews); certManager; or chart (a CA generated at install, different at every render).',
+            'auto: existingSecret or certManager when a Secret or an issuer is named, else cert-manager when ' +
+            'the cluster serves its API, else the injector; injector (a CA it keeps and renews); certManager; ' +
+            'chart (a CA generated at install, different at every render); or existingSecret (yours).',
         },
         validityDays: integer('Validity of a certificate the chart generates (issuer chart), in days.', 1),
+        existingSecret: string("A Secret holding the webhook's serving certificate (tls.crt, tls.key), kept by you.", {
+          pattern: `^(${OBJECT_NAME.pattern.replace(/^\^|\$$/g, '')})?$`,
+        }),
+        caBundle: string("The CA that signed existingSecret's certificate: PEM, or its base64.", {
+          pattern: '^(-----BEGIN [\\s\\S]*|[A-Za-z0-9+/=\\s]*)$',
+        }),
+        certManager: object('cert-manager.', {
+          issuerRef: object(
+            "An issuer of yours that signs the serving certificate; empty: a CA of the release's own.",
+            {
+              name: string('Its name.'),
+              kind: { enum: ['Issuer', 'ClusterIssuer'], description: 'Issuer or ClusterIssuer.' },
+              group: string('Its API group.', { minLength: 1 }),
+            },
+          ),
+        }),
       }),
       replicaCount: integer('Injector replicas.', 1),
       podDisruptionBudget: object('PodDisruptionBudget of the injector (when replicaCount is above 1).', {
@@ -188,6 +271,28 @@ export function chartValuesSchema(): Schema {
       adminPort: PORT('Admin port of the injector: /healthz, /readyz, /metrics.'),
       logLevel: { enum: [...LOG_LEVELS], description: SETTINGS.logLevel.description },
       extraEnv: passThrough('Extra environment variables for the injector.', 'array'),
+      extraArgs: {
+        type: 'array',
+        description: 'Extra arguments of the injector: settings as flags, never --image (sidecar.image sets it).',
+        // A flag wins over SFD_IMAGE: --image would inject an image the key store admission policy refuses.
+        items: { type: 'string', not: { pattern: '^--image(=|$)' } },
+      },
+      extraVolumes: passThrough("Extra volumes of the injector's pods.", 'array'),
+      extraVolumeMounts: passThrough("Extra volume mounts of the injector's container.", 'array'),
+      livenessProbe: probe("Liveness probe of the injector's container; null removes it."),
+      readinessProbe: probe("Readiness probe of the injector's container; null removes it."),
+      startupProbe: probe("Startup probe of the injector's container; none when empty."),
+      strategy: object("How the Deployment replaces the injector's pods; empty: Kubernetes' rolling update.", {
+        type: { enum: ['RollingUpdate', 'Recreate'], description: 'The kind of replacement.' },
+        rollingUpdate: object('maxSurge and maxUnavailable.', {
+          maxSurge: { type: ['integer', 'string'], description: 'Pods started above the replicas.' },
+          maxUnavailable: { type: ['integer', 'string'], description: 'Pods stopped below the replicas.' },
+        }),
+      }),
+      revisionHistoryLimit: integer('Old ReplicaSets of the injector kept for rollback.', 0),
+      service: object("The webhook's Service.", {
+        annotations: labels('Its annotations.'),
+      }),
       podAnnotations: labels("Annotations of the injector's pods."),
       podLabels: labels("Labels of the injector's pods."),
       resources: passThrough("Resources of the injector's container."),

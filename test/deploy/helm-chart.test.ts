@@ -7,51 +7,17 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { parseAllDocuments, parse } from 'yaml';
+import { parse } from 'yaml';
+import { CHART, renderChart } from '../helpers/chart-render.js';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
 import { SIDECAR_NAME } from '../../src/injection/contract.js';
 import { parseEntitlementPolicy } from '../../src/injection/policy/entitlement-policy.js';
+import { selects, type Selector } from '../helpers/label-selector.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
 import { HOME_REPOSITORY, VERSION } from '../../src/version.js';
 
-const CHART = 'helm/sfd-sidecar';
 const scenarios = readdirSync(join(REPO_ROOT, CHART, 'ci')).filter((f) => f.endsWith('-values.yaml'));
-
-function render(args: string[]): { objects: K8sObject[]; code: number | null; stderr: string } {
-  const result = runTool(kubeTool('helm'), ['template', 'release', CHART, '--namespace', 'sfd-system', ...args]);
-  const objects =
-    result.code === 0
-      ? parseAllDocuments(result.stdout)
-          .map((d) => d.toJS() as K8sObject)
-          .filter((o) => o !== null)
-      : [];
-  return { objects, code: result.code, stderr: result.stderr };
-}
-
-interface Selector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: 'In' | 'NotIn' | 'Exists' | 'DoesNotExist'; values?: string[] }[];
-}
-
-/** A Kubernetes label selector, as the API server evaluates it. */
-function selects(selector: Selector, labels: Record<string, string>): boolean {
-  const byLabel = Object.entries(selector.matchLabels ?? {}).every(([key, value]) => labels[key] === value);
-  return (
-    byLabel &&
-    (selector.matchExpressions ?? []).every(({ key, operator, values = [] }) => {
-      switch (operator) {
-        case 'In':
-          return key in labels && values.includes(labels[key]!);
-        case 'NotIn':
-          return !(key in labels) || !values.includes(labels[key]!);
-        case 'Exists':
-          return key in labels;
-        case 'DoesNotExist':
-          return !(key in labels);
-      }
-    })
-  );
-}
+const render = (args: string[]) => renderChart(args);
 
 interface Webhook {
   name: string;
@@ -118,6 +84,7 @@ test('the chart ships one scenario per case', (t) => {
     'classic-values.yaml',
     'existing-secret-values.yaml',
     'monitoring-values.yaml',
+    'operator-values.yaml',
     'policy-values.yaml',
   ]);
 });
@@ -528,7 +495,8 @@ test('NOTES say where the certificate comes from and how a pod asks for the side
   // The command the NOTES name comes from the release of the chart's version, never from npx.
   const tarball = `https://github.com/${HOME_REPOSITORY}/releases/download/v${VERSION}/sfd-sidecar-${VERSION}.tgz`;
   t.true(injectorIssued.includes(`  npm install -g ${tarball}\n`), injectorIssued);
-  t.regex(notesOf('cert-manager-values.yaml'), /comes from cert-manager/);
+  t.regex(notesOf('cert-manager-values.yaml'), /comes from cert-manager;/);
+  t.regex(notesOf('operator-values.yaml'), /comes from the Secret sfd-webhook-tls, which you keep and renew;/);
   t.regex(injectorIssued, /No entitlement policy is in force/);
   t.regex(notesOf('policy-values.yaml'), /Entitlement policy: 2 entitlement\(s\); a pod outside it is refused/);
 });
@@ -556,7 +524,7 @@ test("the sidecar's image, pull policy and resources are values of their own, ap
   t.is(container.image, 'registry.local/injector:0.1.0');
   const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
   t.like(env, {
-    SFD_IMAGE: `registry.local/sidecar@${digest}`,
+    SFD_IMAGE: `registry.local/sidecar:0.1.0@${digest}`,
     SFD_IMAGE_PULL_POLICY: 'Always',
     SFD_SIDECAR_CPU_REQUEST: '100m',
     SFD_SIDECAR_MEMORY_LIMIT: '256Mi',

@@ -6,14 +6,18 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { parse } from 'yaml';
-import { refusals, renderedPolicy, type AdmissionInput } from '../helpers/admission-policy.js';
+import { parse, parseAllDocuments } from 'yaml';
+import { refusals, renderedPolicy, type AdmissionInput, type PolicySpec } from '../helpers/admission-policy.js';
+import { renderChart } from '../helpers/chart-render.js';
 import { runCli } from '../helpers/cli-process.js';
 import { CORPUS_INJECT_ARGS } from '../helpers/corpus-settings.js';
 import { kubeTool } from '../helpers/k8s-tools.js';
+import { selects, type Selector } from '../helpers/label-selector.js';
 import { kubectlRead } from '../helpers/manifest-corpus.js';
 import { REPO_ROOT, runTool } from '../helpers/tools.js';
 import type { Container, PodTemplate } from '../../src/injection/pod.js';
+import { repositoryOf } from '../../src/injection/decide/sidecar-deviations.js';
+import { VERSION } from '../../src/version.js';
 
 type Pod = PodTemplate & { apiVersion: string; kind: string; metadata: NonNullable<PodTemplate['metadata']> };
 
@@ -362,4 +366,186 @@ test('the chart ships it only where the API exists (Kubernetes 1.30) and when en
   t.regex(render(), /kind: ValidatingAdmissionPolicy\n/);
   t.notRegex(render('--kube-version', '1.29.0', '--set', 'sidecar.mode=classic'), /kind: ValidatingAdmissionPolicy\n/);
   t.notRegex(render('--set', 'admissionPolicy.enabled=false'), /kind: ValidatingAdmissionPolicy\n/);
+});
+
+/** The sidecar image the injector writes (SFD_IMAGE) with these values. */
+function injectedImage(...setValues: string[]): string {
+  const args = ['template', 'r', 'helm/sfd-sidecar', '--set', 'keystore.existingSecret=sfd-keys'];
+  for (const value of setValues) args.push('--set', value);
+  const result = runTool(kubeTool('helm'), [...args, '--show-only', 'templates/deployment.yaml']);
+  if (result.code !== 0) throw new Error(result.stderr);
+  const deployment = parse(result.stdout) as {
+    spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+  };
+  return deployment.spec.template.spec.containers[0]!.env.find((e) => e.name === 'SFD_IMAGE')!.value!;
+}
+
+test('the policy admits the image the injector injects, however registry, tag and digest are set', async (t) => {
+  const digest = `sha256:${'c'.repeat(64)}`;
+  const combinations: string[][] = [
+    [],
+    ['global.imageRegistry=mirror.example.internal'],
+    ['global.imageRegistry=harbor.local:5000/ghcr-proxy'],
+    ['sidecar.image.registry=registry.local', 'global.imageRegistry=mirror.example.internal'],
+    ['image.registry=injector-only.local'],
+    [`sidecar.image.digest=${digest}`],
+    [`sidecar.image.digest=${digest}`, 'global.imageRegistry=mirror.example.internal'],
+    ['sidecar.image.tag=1.2.3', `sidecar.image.digest=${digest}`],
+    [`sidecar.image.tag=1.2.3@${digest}`, 'sidecar.image.registry=localhost:5000'],
+    ['sidecar.image.repository=team/sfd-sidecar', 'sidecar.image.registry=registry.local'],
+  ];
+  const published = await injected({ containers: [app()] });
+  let elsewhere = 0;
+  for (const values of combinations) {
+    const image = injectedImage(...values);
+    const policy = renderedPolicy(...values);
+    const pod = await injected({ containers: [app()] }, {}, ['--image', image]);
+    t.is(sidecarOf(pod).image, image);
+    t.deepEqual(refusals(policy, { object: pod }), [], `${values.join(' ')}: ${image}`);
+    // A sidecar from anywhere else than the registry and repository the values give is refused.
+    if (repositoryOf(String(sidecarOf(published).image)) === repositoryOf(image)) continue;
+    elsewhere += 1;
+    t.true(
+      refusals(policy, { object: published }).some((m) => /the chart's sidecar image/.test(m)),
+      `${values.join(' ')}: ${String(sidecarOf(published).image)} refused`,
+    );
+  }
+  t.is(elsewhere, 6, 'each registry or repository set moves what the policy admits');
+});
+
+test("with extra selector terms, the policy admits exactly the pods the webhook's selectors match", async (t) => {
+  const values = [
+    'webhook.namespaceSelectorExtra[0].key=env',
+    'webhook.namespaceSelectorExtra[0].operator=NotIn',
+    'webhook.namespaceSelectorExtra[0].values[0]=prod',
+    'webhook.objectSelectorExtra[0].key=team',
+    'webhook.objectSelectorExtra[0].operator=In',
+    'webhook.objectSelectorExtra[0].values[0]=a',
+    'webhook.objectSelectorExtra[0].values[1]=b',
+    'webhook.objectSelectorExtra[1].key=legacy',
+    'webhook.objectSelectorExtra[1].operator=DoesNotExist',
+    'webhook.objectSelectorExtra[2].key=tier',
+    'webhook.objectSelectorExtra[2].operator=Exists',
+  ];
+  const policy = renderedPolicy(...values);
+  const args = ['template', 'r', 'helm/sfd-sidecar', '-n', 'sfd-system', '--set', 'keystore.existingSecret=sfd-keys'];
+  for (const value of values) args.push('--set', value);
+  const result = runTool(kubeTool('helm'), [...args, '--show-only', 'templates/webhook.yaml']);
+  const webhooks = parseAllDocuments(result.stdout)
+    .map((d) => d.toJS() as { kind?: string; webhooks?: { namespaceSelector: Selector; objectSelector: Selector }[] })
+    .find((o) => o?.kind === 'MutatingWebhookConfiguration')!.webhooks!;
+  t.is(webhooks.length, 2);
+  const base = await injected({ containers: [app()] });
+  const judged = /one the injector judges/;
+  let admittedPods = 0;
+  let cases = 0;
+  for (const inject of ['true', 'false', undefined])
+    for (const team of ['a', 'c', undefined])
+      for (const legacy of ['yes', undefined])
+        for (const tier of ['web', undefined])
+          for (const optIn of [true, false])
+            for (const env of ['prod', 'dev', undefined]) {
+              const podLabels: Record<string, string> = {};
+              for (const [key, value] of Object.entries({ 'sfd-sidecar.io/inject': inject, team, legacy, tier }))
+                if (value !== undefined) podLabels[key] = value;
+              const namespaceLabels: Record<string, string> = {};
+              if (optIn) namespaceLabels['sfd-sidecar.io/inject'] = 'enabled';
+              if (env !== undefined) namespaceLabels.env = env;
+              const expected = webhooks.some(
+                (w) =>
+                  selects(w.namespaceSelector, { ...namespaceLabels, 'kubernetes.io/metadata.name': 'shop' }) &&
+                  selects(w.objectSelector, podLabels),
+              );
+              const pod = structuredClone(base);
+              pod.metadata.labels = podLabels;
+              const found = refusals(policy, { object: pod, namespace: 'shop', namespaceLabels });
+              const name = JSON.stringify({ podLabels, namespaceLabels });
+              t.is(!found.some((m) => judged.test(m)), expected, name);
+              t.deepEqual(
+                found.filter((m) => !judged.test(m)),
+                [],
+                name,
+              );
+              cases += 1;
+              if (expected) admittedPods += 1;
+            }
+  t.is(cases, 216);
+  t.true(admittedPods > 0 && admittedPods < cases, `${admittedPods} of ${cases} admitted`);
+  // Without extra terms, no term is added: the policy the chart always rendered.
+  t.notRegex(JSON.stringify(renderedPolicy()), /extra selector terms/);
+});
+
+test('one render with a mirror, a digest and extra selector terms: the injector and the policy agree', async (t) => {
+  const digest = `sha256:${'f'.repeat(64)}`;
+  const result = renderChart([
+    '--set',
+    'keystore.existingSecret=sfd-keys',
+    '--set',
+    'global.imageRegistry=mirror.example.internal:5000/ghcr',
+    '--set',
+    `sidecar.image.digest=${digest}`,
+    '--set-json',
+    'webhook.namespaceSelectorExtra=[{"key":"env","operator":"In","values":["staging"]}]',
+    '--set-json',
+    'webhook.objectSelectorExtra=[{"key":"team","operator":"Exists"}]',
+  ]);
+  t.is(result.code, 0, result.stderr);
+  const kind = (name: string) => result.objects.find((o) => o.kind === name) as unknown;
+  const deployment = kind('Deployment') as {
+    spec: { template: { spec: { containers: { env: { name: string; value?: string }[] }[] } } };
+  };
+  const image = deployment.spec.template.spec.containers[0]!.env.find((e) => e.name === 'SFD_IMAGE')!.value!;
+  t.is(image, `mirror.example.internal:5000/ghcr/sfd-sidecar/sfd-sidecar:${VERSION}@${digest}`);
+
+  // The image the policy admits is the one SFD_IMAGE names, and no other registry's.
+  const policy = (kind('ValidatingAdmissionPolicy') as { spec: PolicySpec }).spec;
+  const allowed = policy.validations
+    .map((v) => /c\.image\.matches\(("(?:[^"\\]|\\.)*")\)/.exec(v.expression)?.[1])
+    .filter((p) => p !== undefined);
+  t.is(allowed.length, 1);
+  const pattern = new RegExp(JSON.parse(allowed[0]!) as string);
+  t.true(pattern.test(image), `${pattern} admits ${image}`);
+  const path = `sfd-sidecar/sfd-sidecar:${VERSION}@${digest}`;
+  for (const other of [`ghcr.io/${path}`, `mirror.example.internal:5000/${path}`, `evil.example/ghcr/${path}`])
+    t.false(pattern.test(other), `${pattern} refuses ${other}`);
+
+  // The policy requires the very terms the webhook's selectors add.
+  const webhooks = (
+    kind('MutatingWebhookConfiguration') as {
+      webhooks: { namespaceSelector: Selector; objectSelector: Selector }[];
+    }
+  ).webhooks;
+  for (const webhook of webhooks) {
+    t.deepEqual(webhook.namespaceSelector.matchExpressions?.at(-1), {
+      key: 'env',
+      operator: 'In',
+      values: ['staging'],
+    });
+    t.deepEqual(webhook.objectSelector.matchExpressions?.at(-1), { key: 'team', operator: 'Exists' });
+  }
+
+  // A pod the injector makes with these values, in a namespace and with labels the webhook selects, is
+  // admitted; the same pod with the sidecar pulled from the published registry is refused, and so is one
+  // the webhook's selectors would never have sent to the injector.
+  const pod = await injected({ containers: [app()] }, {}, ['--image', image]);
+  pod.metadata.labels = { ...pod.metadata.labels, team: 'shop' };
+  const namespaceLabels = { env: 'staging' };
+  t.true(
+    webhooks.some(
+      (w) =>
+        selects(w.namespaceSelector, { ...namespaceLabels, 'kubernetes.io/metadata.name': 'shop' }) &&
+        selects(w.objectSelector, pod.metadata.labels!),
+    ),
+    'the webhook sends this pod to the injector',
+  );
+  t.deepEqual(refusals(policy, { object: pod, namespaceLabels }), []);
+  const lookAlike = structuredClone(pod);
+  sidecarOf(lookAlike).image = `ghcr.io/${path}`;
+  t.deepEqual(refusals(policy, { object: lookAlike, namespaceLabels }), [
+    policy.validations.find((v) => v.expression.includes('c.image.matches'))!.message,
+  ]);
+  const unjudged = structuredClone(pod);
+  delete unjudged.metadata.labels!.team;
+  t.true(refusals(policy, { object: unjudged, namespaceLabels }).some((m) => /one the injector judges/.test(m)));
+  t.true(refusals(policy, { object: pod, namespaceLabels: { env: 'prod' } }).some((m) => /injector judges/.test(m)));
 });

@@ -19,10 +19,31 @@ Names and labels.
 {{- end -}}
 
 {{- define "sfd-sidecar.labels" -}}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
-{{ include "sfd-sidecar.selectorLabels" . }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- include "sfd-sidecar.labelsWith" (dict "context" . "labels" dict) -}}
+{{- end -}}
+
+{{/*
+The labels of an object: the chart's own, then the object's (labels), then commonLabels. The first one
+to name a key wins, so a value adds labels and never changes those that selectors and tools read.
+*/}}
+{{- define "sfd-sidecar.labelsWith" -}}
+{{- $context := .context -}}
+{{- $labels := include "sfd-sidecar.selectorLabels" $context | fromYaml -}}
+{{- $_ := set $labels "helm.sh/chart" (printf "%s-%s" $context.Chart.Name $context.Chart.Version | replace "+" "_") -}}
+{{- $_ = set $labels "app.kubernetes.io/version" (toString $context.Chart.AppVersion) -}}
+{{- $_ = set $labels "app.kubernetes.io/managed-by" $context.Release.Service -}}
+{{- toYaml (merge $labels (.labels | default dict) ($context.Values.commonLabels | default dict)) -}}
+{{- end -}}
+
+{{/*
+The annotations of an object: its own (annotations) over commonAnnotations; empty when there are none,
+so that the caller writes no annotations key.
+*/}}
+{{- define "sfd-sidecar.annotations" -}}
+{{- $all := merge dict (.annotations | default dict) (.context.Values.commonAnnotations | default dict) -}}
+{{- if $all -}}
+{{- toYaml $all -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "sfd-sidecar.selectorLabels" -}}
@@ -40,18 +61,57 @@ app.kubernetes.io/component: injector
 {{- end -}}
 {{- end -}}
 
-{{/* The injector's image. */}}
-{{- define "sfd-sidecar.image" -}}
-{{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{/*
+An image's repository as it is pulled, given a dict of image (registry, repository) and global: the
+image's registry, else global.imageRegistry, stands in place of the registry the repository names (its
+first part when that holds a dot or a colon or is localhost, as container runtimes read it), so that a
+mirror serves the same path; neither set, the repository as written.
+*/}}
+{{- define "sfd-sidecar.imageRepository" -}}
+{{- $registry := .image.registry | default (dig "imageRegistry" "" (.global | default dict)) | trimSuffix "/" -}}
+{{- $repository := .image.repository -}}
+{{- if $registry -}}
+{{- $parts := splitList "/" $repository -}}
+{{- $first := first $parts -}}
+{{- if and (gt (len $parts) 1) (or (contains "." $first) (contains ":" $first) (eq $first "localhost")) -}}
+{{- $repository = rest $parts | join "/" -}}
+{{- end -}}
+{{- printf "%s/%s" $registry $repository -}}
+{{- else -}}
+{{- $repository -}}
+{{- end -}}
 {{- end -}}
 
-{{/* The image of the sidecar added to pods: by digest when one is given, else by tag. */}}
-{{- define "sfd-sidecar.sidecarImage" -}}
-{{- $image := .Values.sidecar.image -}}
-{{- if $image.digest -}}
-{{- printf "%s@%s" $image.repository $image.digest -}}
+{{/*
+An image reference, given a dict of image (registry, repository, tag, digest), global and appVersion.
+A tag someone set wins: the digest is used only with an empty tag, the appVersion's tag, so that a
+digest the release wrote for its own version never pins another tag to it. A tag may carry its own
+digest (TAG@sha256:...).
+*/}}
+{{- define "sfd-sidecar.imageReference" -}}
+{{- $repository := include "sfd-sidecar.imageRepository" . -}}
+{{- $tag := toString (.image.tag | default "") -}}
+{{- if and (not $tag) .image.digest -}}
+{{- printf "%s:%s@%s" $repository .appVersion .image.digest -}}
 {{- else -}}
-{{- printf "%s:%s" $image.repository ($image.tag | default .Chart.AppVersion) -}}
+{{- printf "%s:%s" $repository ($tag | default .appVersion) -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The injector's image. */}}
+{{- define "sfd-sidecar.image" -}}
+{{- include "sfd-sidecar.imageReference"
+  (dict "image" .Values.image "global" .Values.global "appVersion" .Chart.AppVersion) -}}
+{{- end -}}
+
+{{/* The Secrets for pulling the injector's image, global.imagePullSecrets first, each once; names or {name}. */}}
+{{- define "sfd-sidecar.imagePullSecrets" -}}
+{{- $names := list -}}
+{{- range concat (dig "imagePullSecrets" list (.Values.global | default dict)) .Values.imagePullSecrets -}}
+{{- $names = append $names (kindIs "string" . | ternary . (dig "name" "" (kindIs "map" . | ternary . dict))) -}}
+{{- end -}}
+{{- range $names | compact | uniq }}
+- name: {{ . | quote }}
 {{- end -}}
 {{- end -}}
 
@@ -61,17 +121,40 @@ app.kubernetes.io/component: injector
 {{- end -}}
 
 {{- define "sfd-sidecar.tlsSecret" -}}
+{{- if eq (include "sfd-sidecar.issuer" .) "existingSecret" -}}
+{{- .Values.certificates.existingSecret -}}
+{{- else -}}
 {{- printf "%s-tls" (include "sfd-sidecar.fullname" .) -}}
 {{- end -}}
+{{- end -}}
 
-{{- /* Who issues the webhook's certificate: certManager, injector or chart (auto resolved). */}}
+{{- /*
+Who issues the webhook's certificate: existingSecret, certManager, injector or chart. auto takes a
+Secret or a cert-manager issuer when one is named, else cert-manager when the cluster serves its API,
+else the injector.
+*/}}
 {{- define "sfd-sidecar.issuer" -}}
-{{- $issuer := .Values.certificates.issuer }}
-{{- if eq $issuer "auto" }}
-{{- ternary "certManager" "injector" (.Capabilities.APIVersions.Has "cert-manager.io/v1") }}
-{{- else }}
+{{- $certificates := .Values.certificates }}
+{{- $issuer := $certificates.issuer }}
+{{- if ne $issuer "auto" }}
 {{- $issuer }}
+{{- else if $certificates.existingSecret }}
+{{- "existingSecret" }}
+{{- else if $certificates.certManager.issuerRef.name }}
+{{- "certManager" }}
+{{- else }}
+{{- ternary "certManager" "injector" (.Capabilities.APIVersions.Has "cert-manager.io/v1") }}
 {{- end }}
+{{- end -}}
+
+{{/* certificates.caBundle as the webhook configuration holds it: base64 of the PEM, given either way. */}}
+{{- define "sfd-sidecar.caBundle" -}}
+{{- $bundle := .Values.certificates.caBundle -}}
+{{- if contains "-----BEGIN" $bundle -}}
+{{- $bundle | b64enc -}}
+{{- else -}}
+{{- $bundle | nospace -}}
+{{- end -}}
 {{- end -}}
 
 {{/* "true" when cert-manager issues the webhook's certificate. */}}
@@ -81,17 +164,49 @@ true
 {{- end -}}
 {{- end -}}
 
-{{/* The repository of the sidecar added to pods: what the key store admission policy admits. */}}
-{{- define "sfd-sidecar.sidecarRepository" -}}
-{{- .Values.sidecar.image.repository -}}
+{{/*
+What the injector, its webhook and the key store admission policy must agree on, as JSON:
+- image: the sidecar image the injector adds (SFD_IMAGE), from sidecar.image and global.imageRegistry;
+- repository: that image's repository, the only one the policy admits a key store reader from;
+- excludedNamespaces: kube-system, the release's own and webhook.excludeNamespaces, never judged;
+- namespaceSelectorTerms and objectSelectorTerms: webhook.*SelectorExtra, which both webhooks add to
+  their selectors and the policy requires of a pod with the sidecar.
+The deployment, the webhook configuration and the policy each read this one helper: were one of them
+to read the values apart, a registry, digest or selector set at install could make the policy refuse
+every pod the injector made.
+*/}}
+{{- define "sfd-sidecar.injection" -}}
+{{- $image := dict "image" .Values.sidecar.image "global" .Values.global "appVersion" .Chart.AppVersion -}}
+{{- $webhook := .Values.webhook -}}
+{{- toJson (dict
+  "image" (include "sfd-sidecar.imageReference" $image)
+  "repository" (include "sfd-sidecar.imageRepository" $image)
+  "excludedNamespaces" (concat (list "kube-system" .Release.Namespace) $webhook.excludeNamespaces)
+  "namespaceSelectorTerms" ($webhook.namespaceSelectorExtra | default list)
+  "objectSelectorTerms" ($webhook.objectSelectorExtra | default list)) -}}
 {{- end -}}
 
 {{/*
-The namespaces the webhook never sees, as a JSON list: kube-system, the release's own and those
-configured. The webhook's selectors and the key store admission policy both read this one list.
+A CEL expression true when the labels at .labels (a field of the object the policy sees, which may be
+absent) meet every one of .requirements (matchExpressions items), as the API server evaluates a label
+selector: the admission policy admits only pods the webhook's selectors match.
 */}}
-{{- define "sfd-sidecar.excludedNamespaces" -}}
-{{- concat (list "kube-system" .Release.Namespace) .Values.webhook.excludeNamespaces | toJson -}}
+{{- define "sfd-sidecar.celRequirements" -}}
+{{- $terms := list -}}
+{{- range .requirements -}}
+{{- $present := printf "(has(%s) && %s in %s)" $.labels (toJson .key) $.labels -}}
+{{- $value := printf "%s[%s]" $.labels (toJson .key) -}}
+{{- if eq .operator "In" -}}
+{{- $terms = append $terms (printf "(%s && %s in %s)" $present $value (toJson .values)) -}}
+{{- else if eq .operator "NotIn" -}}
+{{- $terms = append $terms (printf "(!%s || !(%s in %s))" $present $value (toJson .values)) -}}
+{{- else if eq .operator "Exists" -}}
+{{- $terms = append $terms $present -}}
+{{- else -}}
+{{- $terms = append $terms (printf "!%s" $present) -}}
+{{- end -}}
+{{- end -}}
+{{- $terms | join " && " | default "true" -}}
 {{- end -}}
 
 {{/* What injection adds, as src/injection/contract.ts defines it (generated: files/injection-contract.json). */}}
