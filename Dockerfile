@@ -2,11 +2,17 @@
 # Build: docker build -t sfd-sidecar .
 # test/deploy/container-image.test.ts assembles exactly what the runtime stage holds (the same build
 # commands and copied paths) and runs a signed request through it, since CI has no Docker engine.
-
-ARG NODE_MAJOR=24
+#
+# Each base image is named by tag and pinned by digest, written out in full in its FROM: the digest is
+# what is built on, the tag says what it is, and the dependency bot (renovate.json) can update a literal
+# reference, never one built from a build argument. The Node line (24) is the same in all three.
+# The build and deps stages run on the builder's own platform: their output is JavaScript and
+# production dependencies without native addons, the same for amd64 and arm64, so a multi-platform build
+# compiles once and emulates nothing.
 
 # Compile the TypeScript sources with the full (dev) toolchain.
-FROM node:${NODE_MAJOR}-bookworm-slim AS build
+FROM --platform=$BUILDPLATFORM \
+  node:24-bookworm-slim@sha256:235600a8101ab264e117b1768e925532262668dc9b581ef1dd7d96ced463b8e7 AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
@@ -14,19 +20,27 @@ COPY src ./src
 RUN npx tsc -p tsconfig.build.json
 
 # Production dependencies only.
-FROM node:${NODE_MAJOR}-bookworm-slim AS deps
+FROM --platform=$BUILDPLATFORM \
+  node:24-bookworm-slim@sha256:235600a8101ab264e117b1768e925532262668dc9b581ef1dd7d96ced463b8e7 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
 
 # Runtime: distroless Node (no shell, no package manager), non-root.
-FROM gcr.io/distroless/nodejs${NODE_MAJOR}-debian12:nonroot AS runtime
-ARG VERSION=0.1.0
+FROM \
+  gcr.io/distroless/nodejs24-debian12:nonroot@sha256:14d42e2511532589a7c7e01a753667a74fcc96266e137e8125006b87b0c32d0a \
+  AS runtime
+# The release workflow passes the version, the commit and the repository it builds from; a local build
+# that passes none leaves those labels empty rather than claim a version or a source it is not.
+ARG VERSION
+ARG REVISION
+ARG SOURCE
 LABEL org.opencontainers.image.title="sfd-sidecar" \
       org.opencontainers.image.description="Outbound signing reverse proxy for the SFD API, a Kubernetes sidecar" \
       org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.licenses="Apache-2.0" \
-      org.opencontainers.image.source="https://example.invalid/sfd-sidecar"
+      org.opencontainers.image.source="${SOURCE}"
 WORKDIR /app
 ENV NODE_ENV=production
 # http-proxy 1.18 calls util._extend, a runtime deprecation warning on Node 24 (DEP0060); only that one is

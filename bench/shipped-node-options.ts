@@ -7,7 +7,8 @@ import { join } from 'node:path';
 
 function runtimeStage(root: string): string {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  return dockerfile.slice(dockerfile.search(/^FROM .* AS runtime$/m));
+  // The stage's FROM may continue over several lines (a digest-pinned image is long): its name ends one.
+  return dockerfile.slice(dockerfile.search(/\bAS runtime$/m));
 }
 
 export function shippedNodeOptions(root: string): string {

@@ -1,10 +1,11 @@
-// The JSON patch (RFC 6902) from one document to another, and its application: the only module that
-// imports fast-json-patch. The difference is computed here, not by the library, because the library
-// compares lists index by index: a container put first would replace every container after it, and
-// a YAML manifest edited that way moves each comment to the wrong entry. Lists are matched instead by
-// their entries' names (containers, volumes, env), or by the entries themselves, so an entry added or
-// taken away is one `add` or `remove` and every other entry keeps its place.
-import fastJsonPatch, { type Operation } from 'fast-json-patch';
+// The JSON patch (RFC 6902) from one document to another. Only fast-json-patch's type is imported, so the
+// runtime never loads the library and it stays a devDependency; tests apply the patches with it. The
+// difference is computed here, not by the library, because the library compares lists index by index: a
+// container put first would replace every container after it, and a YAML manifest edited that way moves
+// each comment to the wrong entry. Lists are matched instead by their entries' names (containers,
+// volumes, env), or by the entries themselves, so an entry added or taken away is one `add` or `remove`
+// and every other entry keeps its place.
+import type { Operation } from 'fast-json-patch';
 import { isRecord } from '../text/is-record.js';
 
 export type PatchOperation = Operation;
@@ -13,11 +14,6 @@ export function patchBetween(before: unknown, after: unknown): PatchOperation[] 
   const operations: PatchOperation[] = [];
   diff(before, after, '', operations);
   return operations;
-}
-
-/** Applies a patch to a copy of the document. */
-export function applyPatch<T extends object>(document: T, patch: readonly PatchOperation[]): T {
-  return fastJsonPatch.applyPatch(structuredClone(document), [...patch], true, false).newDocument;
 }
 
 /** A JSON pointer's token for a key. */

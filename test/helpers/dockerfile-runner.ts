@@ -50,7 +50,9 @@ export function assembleStages(
         break;
       }
       case 'FROM': {
-        const [from = '', , name = `stage${stages.length}`] = text.split(/\s+/);
+        // Flags (--platform=...) choose where the stage runs, which this assembly does not reproduce.
+        const words = text.split(/\s+/).filter((word) => !word.startsWith('--'));
+        const [from = '', , name = `stage${stages.length}`] = words;
         const root = join(base, name);
         mkdirSync(root, { recursive: true });
         stages.push({ name, from, root, workdir: '/', env: {}, cmd: [], user: null });

@@ -8,11 +8,12 @@ import tls from 'node:tls';
 import { join } from 'node:path';
 import test from 'ava';
 import { parse, stringify } from 'yaml';
-import { applyPatch, type PatchOperation } from '../../src/injection/json-patch.js';
+import type { PatchOperation } from '../../src/injection/json-patch.js';
 import { runCli } from '../helpers/cli-process.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { startInjectorStack } from '../helpers/injector-stack.js';
+import { applyPatch } from '../helpers/json-patch.js';
 import { eventually } from '../helpers/time.js';
 import { selfSignedCertificate } from '../helpers/tls-server.js';
 
