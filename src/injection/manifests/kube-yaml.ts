@@ -15,6 +15,7 @@ import {
   Parser,
   visit,
   type Node,
+  type Pair,
   type ParsedNode,
   type Scalar,
   type ScalarTag,
@@ -248,27 +249,26 @@ function parseOne(source: string): { document: Document.Parsed } | { problem: Ya
 }
 
 /**
- * Where a mapping sets a key both through a merge key (`<<`) and explicitly; null when none does.
- * YAML lets the explicit key win; kubectl's reader lets the later of the two win, so such a
- * mapping means one thing to `inject` and another to the API server: it is refused rather than judged.
+ * Where a mapping sets a key explicitly and then again through a later merge key (`<<`); null when none
+ * does. YAML lets the explicit key win; kubectl's reader lets the later of the two win, so such a mapping
+ * means one thing to `inject` and another to the API server: it is refused rather than judged. A merge
+ * key before the explicit key means the same to both (the explicit one wins) and is read as written.
  */
 function mergeConflict(document: Document.Parsed): number | null {
   let found: number | null = null;
+  const keyOf = (pair: Pair): unknown => (isScalar(pair.key) ? pair.key.value : pair.key);
   visit(document, {
     Map(_, map) {
-      const merges = map.items.filter((pair) => isMergeKey(pair.key));
-      if (merges.length === 0) return undefined;
-      const explicit = new Set(
-        map.items
-          .filter((pair) => !merges.includes(pair))
-          .map((pair) => (isScalar(pair.key) ? pair.key.value : pair.key)),
-      );
-      for (const merge of merges) {
-        const sources = isSeq(merge.value) ? merge.value.items : [merge.value];
+      const explicitBefore = new Set<unknown>();
+      for (const pair of map.items) {
+        if (!isMergeKey(pair.key)) {
+          explicitBefore.add(keyOf(pair));
+          continue;
+        }
+        const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
         for (const source of sources) {
           const target = isAlias(source) ? source.resolve(document) : source;
-          if (!isMap(target)) continue;
-          if (target.items.some((pair) => explicit.has(isScalar(pair.key) ? pair.key.value : pair.key))) {
+          if (isMap(target) && target.items.some((merged) => explicitBefore.has(keyOf(merged)))) {
             found = map.range?.[0] ?? 0;
             return visit.BREAK;
           }
