@@ -12,6 +12,10 @@ export interface LineRatios {
   cpuSidecarOverPlainNode: number | null;
   rssMbOverPlainNode: number | null;
   addedP50MsOverDirect: number | null;
+  throughputSidecarOverStack: number | null;
+  cpuSidecarOverStack: number | null;
+  anonymousMbOverStack: number | null;
+  p50MsOverStack: number | null;
 }
 
 /** By scenario: each row's medians, and each Node line's ratios (by major version). */
@@ -111,6 +115,7 @@ export function summarise(rounds: Rounds, rows: RowName[], lines: readonly numbe
         errorKinds,
         cpuUsPerRequest: pick((m) => m.cpuUsPerRequest),
         rssMb: most((m) => m.rssMb),
+        anonymousMb: most((m) => m.anonymousMb),
         newUpstreamSockets: runs.some((m) => m.newUpstreamSockets === null)
           ? null
           : total((m) => m.newUpstreamSockets!),
@@ -126,6 +131,7 @@ export function summarise(rounds: Rounds, rows: RowName[], lines: readonly numbe
     for (const line of lines) {
       const sidecar = rowOf('sidecar', line);
       const plain = rowOf('plain-node', line);
+      const stack = rowOf('stack', line);
       ratios[line] = {
         throughputSidecarOverDirect: ratio(sidecar, 'direct', (m) => m.rps),
         throughputSidecarOverNginx: ratio(sidecar, 'nginx', (m) => m.rps),
@@ -134,6 +140,10 @@ export function summarise(rounds: Rounds, rows: RowName[], lines: readonly numbe
         cpuSidecarOverPlainNode: ratio(sidecar, plain, (m) => m.cpuUsPerRequest),
         rssMbOverPlainNode: medianOf(addedRssByRound(byRow, line)),
         addedP50MsOverDirect: medianOf(addedP50ByRound(byRow, line)),
+        throughputSidecarOverStack: ratio(sidecar, stack, (m) => m.rps),
+        cpuSidecarOverStack: ratio(sidecar, stack, (m) => m.cpuUsPerRequest),
+        anonymousMbOverStack: medianOf(differencesByRound(byRow, sidecar, stack, (m) => m.anonymousMb)),
+        p50MsOverStack: medianOf(differencesByRound(byRow, sidecar, stack, (m) => m.p50Ms)),
       };
     }
     summary[scenario] = { rows: merged, ratios };
@@ -155,19 +165,25 @@ export function formatReport(report: RunDescription, summary: Summary): string {
     lines.push(
       '',
       `${scenario}`,
-      '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | RSS MB | errors | new upstream sockets | most ' +
-        'upstream sockets open |',
-      '|---|---|---|---|---|---|---|---|---|---|',
+      '| row | req/s | p50 ms | p99 ms | p99.9 ms | CPU µs/req | Anonymous MB | RSS MB | errors | new upstream ' +
+        'sockets | most upstream sockets open |',
+      '|---|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const [row, m] of Object.entries(rows)) {
       if (!m) continue;
       lines.push(
         `| ${row} | ${m.rps} | ${m.p50Ms.toFixed(3)} | ${m.p99Ms.toFixed(3)} | ${m.p999Ms.toFixed(3)} | ` +
-          `${m.cpuUsPerRequest ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ${m.newUpstreamSockets ?? '-'} | ` +
-          `${m.peakUpstreamSockets ?? '-'} |`,
+          `${m.cpuUsPerRequest ?? '-'} | ${m.anonymousMb ?? '-'} | ${m.rssMb ?? '-'} | ${m.errors} | ` +
+          `${m.newUpstreamSockets ?? '-'} | ${m.peakUpstreamSockets ?? '-'} |`,
       );
     }
     for (const [line, r] of Object.entries(ratios)) {
+      const stack =
+        r.cpuSidecarOverStack === null
+          ? ''
+          : `; over the stack: throughput ${r.throughputSidecarOverStack ?? '-'}, CPU per request ` +
+            `${r.cpuSidecarOverStack}, p50 ${r.p50MsOverStack ?? '-'} ms, Anonymous ` +
+            `${r.anonymousMbOverStack ?? '-'} MB`;
       const plain =
         r.cpuSidecarOverPlainNode === null
           ? ''
@@ -176,7 +192,7 @@ export function formatReport(report: RunDescription, summary: Summary): string {
       lines.push(
         `Node ${line}: sidecar/direct throughput ${r.throughputSidecarOverDirect ?? '-'}, sidecar/nginx ` +
           `throughput ${r.throughputSidecarOverNginx ?? '-'}, CPU per request ${r.cpuSidecarOverNginx ?? '-'}, ` +
-          `added p50 over direct ${r.addedP50MsOverDirect ?? '-'} ms${plain}`,
+          `added p50 over direct ${r.addedP50MsOverDirect ?? '-'} ms${stack}${plain}`,
       );
     }
   }

@@ -2,8 +2,8 @@
 import type { ErrorKinds } from './round-problems.js';
 
 /**
- * The Node proxies: the sidecar and `plain-node` on every Node line of the run; `stack` (hono's adapter
- * and http-proxy with nothing else, bench/stack-proxy.ts) on the run's leading line, and with
+ * The Node proxies: the sidecar, `plain-node` and `stack` (hono's adapter and http-proxy with nothing
+ * else, bench/stack-proxy.ts) on every Node line of the run; on the run's leading line, with
  * `--operations FILE` the sidecar signing from that key store, whose profile limits its operations.
  */
 export type NodeProxy = 'sidecar' | 'stack' | 'plain-node' | 'sidecar+operations';
@@ -22,6 +22,11 @@ export interface Measurement {
   errorKinds: ErrorKinds;
   cpuUsPerRequest: number | null;
   rssMb: number | null;
+  /**
+   * The `Anonymous:` field of /proc/PID/smaps_rollup at the end of the round: the process's private memory
+   * without the Node binary's file pages, which RSS counts for a process alone on its machine.
+   */
+  anonymousMb: number | null;
   /** Upstream connections the proxy opened during the round (null for the direct row). */
   newUpstreamSockets: number | null;
   /** The most upstream connections the proxy held open at once during the round (null for the direct row). */

@@ -1,7 +1,7 @@
 // `npm run bench [-- --quick]`: the cost of the sidecar, measured against calling the upstream
 // directly, against an nginx pass-through proxy (when installed), against a plain node:http proxy
-// (bench/plain-proxy.ts) on the same Node, in one run, on each Node line (bench/node-lines.ts), and
-// against hono's adapter with http-proxy and nothing else (bench/stack-proxy.ts) on the leading one. Each
+// (bench/plain-proxy.ts) and against hono's adapter with http-proxy and nothing else (bench/stack-proxy.ts),
+// each on the same Node, in one run, on each Node line (bench/node-lines.ts). Each
 // proxy runs alone on core 0, the upstream and the load generator on core 1; rows alternate within
 // each round so a noisy machine affects all alike. Exits non-zero only when a scenario saw errors,
 // never on timings.
@@ -26,7 +26,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const { quick, nodes, operations } = parseBenchArgs(process.argv.slice(2));
 // Five rounds: on a shared 2-core VM single runs of the same build were seen to differ by 50%; the
 // median of five, and ratios taken within each round, hold still far better than three. Each round
-// holds two rows per Node line and the stack's, so a run of three lines keeps to 6 s per row.
+// holds three rows per Node line, so a run of three lines keeps to 6 s per row.
 const rounds = quick ? 1 : 5;
 const seconds = quick ? 2 : 6;
 const warmupSeconds = quick ? 1 : 3;
@@ -100,6 +100,11 @@ function rssMb(pid: number): number {
   return Math.round((Number(match?.[1] ?? 0) / 1024) * 10) / 10;
 }
 
+function anonymousMb(pid: number): number {
+  const match = /^Anonymous:\s+(\d+) kB/m.exec(procFile(pid, 'smaps_rollup'));
+  return Math.round((Number(match?.[1] ?? 0) / 1024) * 10) / 10;
+}
+
 /** Connections the upstream has accepted in all, and the most held open at once since the last read. */
 async function upstreamStats(port: number): Promise<{ connections: number; peakOpen: number }> {
   return (await (await fetch(`http://127.0.0.1:${port}/__stats`)).json()) as { connections: number; peakOpen: number };
@@ -135,7 +140,12 @@ function runLoad(
   url: string,
   scenario: Scenario,
   durationS: number,
-): Promise<Omit<Measurement, 'errors' | 'cpuUsPerRequest' | 'rssMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'>> {
+): Promise<
+  Omit<
+    Measurement,
+    'errors' | 'cpuUsPerRequest' | 'rssMb' | 'anonymousMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'
+  >
+> {
   return new Promise((resolve, reject) => {
     const args = loadCommand(url, scenario, durationS);
     const child = spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -257,11 +267,13 @@ async function main(): Promise<void> {
       await checkAllowed(targets[row]!.base, operations!);
     }
     if (!withNodeFloor) continue;
-    // The floors run on the same Node under the same Node options as the sidecar: plain-node
-    // (bench/plain-proxy.ts) on every line, the requested stack (bench/stack-proxy.ts) on the leading
-    // line only, one row more per round instead of one per line.
-    const floors: [NodeProxy, string, string][] = [['plain-node', 'plain-proxy.js', 'the plain-node proxy']];
-    if (line === nodeLines[0]!.line) floors.push(['stack', 'stack-proxy.js', 'the hono and http-proxy floor']);
+    // The floors run on the same Node under the same Node options as the sidecar, on every line: the
+    // requested stack (bench/stack-proxy.ts), which the targets judge against, and plain-node
+    // (bench/plain-proxy.ts), the floor of Node's HTTP stack.
+    const floors: [NodeProxy, string, string][] = [
+      ['stack', 'stack-proxy.js', 'the hono and http-proxy floor'],
+      ['plain-node', 'plain-proxy.js', 'the plain-node proxy'],
+    ];
     for (const [proxy, script, name] of floors) {
       const port = await freePort();
       const floor = pinned(
@@ -337,6 +349,7 @@ http {
           errors: errorCount(load.errorKinds),
           cpuUsPerRequest: target.pid && load.requests > 0 ? Math.round(cpuUs / load.requests) : null,
           rssMb: target.pid ? rssMb(target.pid) : null,
+          anonymousMb: target.pid ? anonymousMb(target.pid) : null,
           newUpstreamSockets: row === 'direct' ? null : sockets.connections - socketsBefore,
           peakUpstreamSockets: row === 'direct' ? null : sockets.peakOpen,
         };

@@ -14,6 +14,7 @@ const run = (cpuUsPerRequest: number, rps: number): Measurement => ({
   errorKinds: { socket: 0, timeout: 0, status: 0 },
   cpuUsPerRequest,
   rssMb: 80,
+  anonymousMb: 30,
   newUpstreamSockets: 5,
   peakUpstreamSockets: 1,
 });
