@@ -2,15 +2,27 @@
 // limits on its profile (the key store's, then the narrowing the injection wrote), on the path as it
 // will be forwarded and signed less the upstream's prefix. A call outside an enforced limit is never
 // signed nor forwarded; outside a dry run it is signed, counted and logged (at most once per interval
-// for each profile and operation). Where any limit applies, a method override header is refused: a
-// gateway that honours one would run another method than the one judged here.
+// for each profile and operation). Where any limit applies, a method override header (in any spelling)
+// is refused: a gateway that honours one would run another method than the one judged here.
 import { createLogLimiter } from '../observability/log-limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { Operation } from '../operations/named-operations.js';
 import { judgeOperation, type OperationLimit, type OperationVerdict } from '../operations/operation-limit.js';
 
-/** Headers that ask a gateway or framework to treat the request as another method. */
-const METHOD_OVERRIDES = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+/**
+ * Headers that ask a gateway or framework to treat the request as another method, by name with `-` for
+ * `_`: behind CGI and FastCGI both become `_`, so `X_HTTP_METHOD_OVERRIDE` reaches such a gateway as the
+ * same variable as `X-HTTP-Method-Override`.
+ */
+const METHOD_OVERRIDES = new Set(['x-http-method-override', 'x-http-method', 'x-method-override']);
+
+/** The first header, in whatever spelling, that overrides the method; undefined when none does. */
+function methodOverride(headers: GateInput['headers']): string | undefined {
+  for (const name in headers) {
+    if (headers[name] !== undefined && METHOD_OVERRIDES.has(name.toLowerCase().replaceAll('_', '-'))) return name;
+  }
+  return undefined;
+}
 
 export interface GateInput {
   readonly profile: string;
@@ -32,7 +44,7 @@ export function createOperationGate(logger: Logger, now: () => number, intervalM
   const allowed = createLogLimiter(now, intervalMs);
   return ({ profile, operation, method, path, headers, limits }) => {
     if (limits.every((limit) => limit === null)) return { verdict: 'allowed' };
-    const override = METHOD_OVERRIDES.find((name) => headers[name] !== undefined);
+    const override = methodOverride(headers);
     if (override !== undefined)
       return {
         verdict: 'enforced',

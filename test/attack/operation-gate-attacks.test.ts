@@ -15,7 +15,7 @@ import { parseOperationsSetting } from '../../src/operations/operations-setting.
 import { rawExchange, send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
-import { eventually, sleep } from '../helpers/time.js';
+import { eventually } from '../helpers/time.js';
 
 const BILLING = { accessKeyId: 'AKGATEBILLING1', secret: 'gate-billing-secret-0123456789' };
 const REPORTS = { accessKeyId: 'AKGATEREPORTS1', secret: 'gate-reports-secret-0123456789' };
@@ -742,7 +742,6 @@ test('a reload applies to open connections, and a bad reload keeps the limit', a
   ]) {
     sc.volume.update({ 'keystore.json': broken });
     await sc.reloader.reload('attack');
-    await sleep(100);
     const answer = await send(`${sc.proxyUrl}${DELETE_RATE_LIMIT}`, { method: 'DELETE' });
     t.is(answer.status, 403, `after reloading ${broken}`);
   }
@@ -758,19 +757,22 @@ test('once a restricting reload is done, no forbidden call in flight is forwarde
   t.teardown(() => agent.destroy());
   let running = true;
   let reloadedAt = Number.POSITIVE_INFINITY;
+  let answeredAfter = 0;
   const forwardedAfter: number[] = [];
   const loops = Array.from({ length: 8 }, async () => {
     while (running) {
       const sent = Date.now();
       const answer = await send(`${sc.proxyUrl}${DELETE_RATE_LIMIT}`, { method: 'DELETE', agent });
+      if (sent > reloadedAt) answeredAfter += 1;
       if (answer.status === 200 && sent > reloadedAt) forwardedAfter.push(sent);
     }
   });
-  await sleep(200);
+  // The race needs forbidden calls in flight when the reload lands: forwarded ones show they are.
+  t.true(await eventually(() => gw.seen.length >= 20));
   sc.volume.update({ 'keystore.json': keystoreJson({ billing: { keys: [BILLING], operations: READS } }) });
   await sc.reloader.reload('attack');
   reloadedAt = Date.now();
-  await sleep(500);
+  t.true(await eventually(() => answeredAfter >= 200));
   running = false;
   await Promise.all(loops);
   t.deepEqual(forwardedAfter, [], 'forbidden calls sent after the reload were forwarded');
