@@ -334,6 +334,19 @@ test('a merge key before the explicit key means the same to inject and kubectl, 
   t.deepEqual(web?.securityContext, { privileged: false, runAsNonRoot: true }, 'as kubectl reads the source');
 });
 
+test('a merge key that repeats an earlier explicit value means the same to both, and is injected', async (t) => {
+  const yaml =
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n    sfd-sidecar.io/profile: billing\n' +
+    'spec:\n  serviceAccountName: checkout\n  containers:\n  - name: web\n    image: example/web:1\n' +
+    '    securityContext:\n      privileged: false\n      <<: {privileged: false, runAsNonRoot: true}\n';
+  const run = await runCli(INJECT.concat('-'), { input: yaml });
+  t.is(run.code, 0, run.stderr);
+  const pod = (await kubectlRead(kubeTool('kubectl'), run.stdout))?.[0] as unknown as Pod;
+  t.true(pod.spec.initContainers?.some((c) => c.name === 'sfd-sidecar'));
+  const web = pod.spec.containers.find((c) => c.name === 'web');
+  t.deepEqual(web?.securityContext, { privileged: false, runAsNonRoot: true }, 'as kubectl reads the source');
+});
+
 // ---------------------------------------------------------------------------------------------------
 // 6. A pod created with its key store named by the annotation sfd-sidecar.io/keystore-secret (team-keys),
 // then one UPDATE that drops the annotation and changes the sidecar's image, hoping the policy no longer

@@ -10,6 +10,7 @@ import {
   CST,
   isAlias,
   isMap,
+  isNode,
   isScalar,
   isSeq,
   Parser,
@@ -249,26 +250,36 @@ function parseOne(source: string): { document: Document.Parsed } | { problem: Ya
 }
 
 /**
- * Where a mapping sets a key explicitly and then again through a later merge key (`<<`); null when none
- * does. YAML lets the explicit key win; kubectl's reader lets the later of the two win, so such a mapping
- * means one thing to `inject` and another to the API server: it is refused rather than judged. A merge
- * key before the explicit key means the same to both (the explicit one wins) and is read as written.
+ * Where a mapping sets a key explicitly and then, to another value, through a later merge key (`<<`);
+ * null when none does. YAML lets the explicit key win; kubectl's reader lets the later of the two win,
+ * so such a mapping means one thing to `inject` and another to the API server: it is refused rather than
+ * judged. A merge key before the explicit key, or one that repeats the explicit value, means the same to
+ * both and is read as written.
  */
 function mergeConflict(document: Document.Parsed): number | null {
   let found: number | null = null;
   const keyOf = (pair: Pair): unknown => (isScalar(pair.key) ? pair.key.value : pair.key);
+  const valueOf = (pair: Pair): string => {
+    const value = isAlias(pair.value) ? pair.value.resolve(document) : pair.value;
+    return JSON.stringify(isNode(value) ? value.toJS(document) : value);
+  };
   visit(document, {
     Map(_, map) {
-      const explicitBefore = new Set<unknown>();
+      const explicitBefore = new Map<unknown, Pair>();
       for (const pair of map.items) {
         if (!isMergeKey(pair.key)) {
-          explicitBefore.add(keyOf(pair));
+          explicitBefore.set(keyOf(pair), pair);
           continue;
         }
         const sources = isSeq(pair.value) ? pair.value.items : [pair.value];
         for (const source of sources) {
           const target = isAlias(source) ? source.resolve(document) : source;
-          if (isMap(target) && target.items.some((merged) => explicitBefore.has(keyOf(merged)))) {
+          if (!isMap(target)) continue;
+          const differs = target.items.some((merged) => {
+            const explicit = explicitBefore.get(keyOf(merged));
+            return explicit !== undefined && valueOf(explicit) !== valueOf(merged);
+          });
+          if (differs) {
             found = map.range?.[0] ?? 0;
             return visit.BREAK;
           }
