@@ -412,7 +412,8 @@ function withInjectorDigest(values: string): string {
 function withoutInjectorDigest(values: string): string {
   const block = values.indexOf('\nimage:\n');
   const digest = values.indexOf('\n  digest: ""\n', block);
-  const next = values.indexOf('\n\S', block + 1);
+  const following = /\n\S/.exec(values.slice(block + 1));
+  const next = following ? block + 1 + following.index : -1;
   if (block < 0 || digest < 0 || (next >= 0 && digest > next)) return values;
   return `${values.slice(0, digest)}${values.slice(digest + '\n  digest: ""'.length)}`;
 }
