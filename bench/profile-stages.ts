@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { runLoadReport } from './load-report.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { registryNode } from './node-lines.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
@@ -31,21 +32,9 @@ const pinned = (core: number, command: string, args: string[], env: NodeJS.Proce
   spawn('taskset', ['-c', String(core), command, ...args], { env, stdio: 'ignore' });
 
 /** Requests wrk completed against the URL in the given seconds. */
-function load(url: string, durationS: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const args = ['-c', '1', 'wrk', '-t1', `-c${connections}`, `-d${durationS}s`, '-s'];
-    const wrk = spawn('taskset', [...args, join(ROOT, 'bench/wrk-report.lua'), url], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    wrk.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    wrk.on('error', reject);
-    wrk.on('close', () => {
-      const line = out.split('\n').findLast((l) => l.startsWith('{'));
-      if (!line) return reject(new Error(`wrk printed no report for ${url}`));
-      resolve((JSON.parse(line) as { requests: number }).requests);
-    });
-  });
+async function load(url: string, durationS: number): Promise<number> {
+  const wrk = ['wrk', '-t1', `-c${connections}`, `-d${durationS}s`, '-s', join(ROOT, 'bench/wrk-report.lua'), url];
+  return (await runLoadReport(wrk, url)).requests!;
 }
 
 interface Launch {

@@ -11,6 +11,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { superviseChildren } from './child-supervisor.js';
+import { runLoadReport } from './load-report.js';
 import { freePort, waitForPort } from './net-utils.js';
 import { formatReport, summarise } from './bench-report.js';
 import { rowOf, type Measurement, type NodeProxy, type Rounds, type RowName } from './measurement.js';
@@ -136,7 +137,7 @@ function loadCommand(url: string, scenario: Scenario, durationS: number): string
   ];
 }
 
-function runLoad(
+async function runLoad(
   url: string,
   scenario: Scenario,
   durationS: number,
@@ -146,31 +147,16 @@ function runLoad(
     'errors' | 'cpuUsPerRequest' | 'rssMb' | 'anonymousMb' | 'newUpstreamSockets' | 'peakUpstreamSockets'
   >
 > {
-  return new Promise((resolve, reject) => {
-    const args = loadCommand(url, scenario, durationS);
-    const child = spawn('taskset', ['-c', '1', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', () => {
-      const line = out
-        .trim()
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .pop();
-      if (!line) return reject(new Error(`load generator printed nothing for ${url}`));
-      const r = JSON.parse(line) as Record<string, number>;
-      const requests = r.requests!;
-      resolve({
-        requests,
-        rps: Math.round(requests / (r.durationUs! / 1e6)),
-        p50Ms: r.p50Us! / 1000,
-        p99Ms: r.p99Us! / 1000,
-        p999Ms: r.p999Us! / 1000,
-        errorKinds: { socket: r.socketErrors!, timeout: r.timeouts!, status: r.non2xx! },
-      });
-    });
-  });
+  const r = await runLoadReport(loadCommand(url, scenario, durationS), url);
+  const requests = r.requests!;
+  return {
+    requests,
+    rps: Math.round(requests / (r.durationUs! / 1e6)),
+    p50Ms: r.p50Us! / 1000,
+    p99Ms: r.p99Us! / 1000,
+    p999Ms: r.p999Us! / 1000,
+    errorKinds: { socket: r.socketErrors!, timeout: r.timeouts!, status: r.non2xx! },
+  };
 }
 
 /** The key store of `--operations FILE` and the profile it signs with: its only one. */

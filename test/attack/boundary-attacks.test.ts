@@ -321,31 +321,33 @@ for (const [title, containerYaml, reached] of MERGE_CASES) {
   });
 }
 
-test('a merge key before the explicit key means the same to inject and kubectl, and is injected', async (t) => {
-  const yaml =
-    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n    sfd-sidecar.io/profile: billing\n' +
-    'spec:\n  serviceAccountName: checkout\n  containers:\n  - name: web\n    image: example/web:1\n' +
-    '    securityContext:\n      <<: {privileged: true, runAsNonRoot: true}\n      privileged: false\n';
-  const run = await runCli(INJECT.concat('-'), { input: yaml });
-  t.is(run.code, 0, run.stderr);
-  const pod = (await kubectlRead(kubeTool('kubectl'), run.stdout))?.[0] as unknown as Pod;
-  t.true(pod.spec.initContainers?.some((c) => c.name === 'sfd-sidecar'));
-  const web = pod.spec.containers.find((c) => c.name === 'web');
-  t.deepEqual(web?.securityContext, { privileged: false, runAsNonRoot: true }, 'as kubectl reads the source');
-});
+// Merge keys that mean the same to YAML and kubectl are read as written: a merge key before the explicit
+// key (the explicit one wins in both), and one that repeats an earlier explicit value.
+const HARMLESS_MERGES: [string, string][] = [
+  [
+    'a merge key before the explicit key',
+    '      <<: {privileged: true, runAsNonRoot: true}\n      privileged: false\n',
+  ],
+  [
+    'a merge key that repeats an earlier explicit value',
+    '      privileged: false\n      <<: {privileged: false, runAsNonRoot: true}\n',
+  ],
+];
 
-test('a merge key that repeats an earlier explicit value means the same to both, and is injected', async (t) => {
-  const yaml =
-    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n    sfd-sidecar.io/profile: billing\n' +
-    'spec:\n  serviceAccountName: checkout\n  containers:\n  - name: web\n    image: example/web:1\n' +
-    '    securityContext:\n      privileged: false\n      <<: {privileged: false, runAsNonRoot: true}\n';
-  const run = await runCli(INJECT.concat('-'), { input: yaml });
-  t.is(run.code, 0, run.stderr);
-  const pod = (await kubectlRead(kubeTool('kubectl'), run.stdout))?.[0] as unknown as Pod;
-  t.true(pod.spec.initContainers?.some((c) => c.name === 'sfd-sidecar'));
-  const web = pod.spec.containers.find((c) => c.name === 'web');
-  t.deepEqual(web?.securityContext, { privileged: false, runAsNonRoot: true }, 'as kubectl reads the source');
-});
+for (const [title, securityContextYaml] of HARMLESS_MERGES) {
+  test(`${title} means the same to inject and kubectl, and is injected`, async (t) => {
+    const yaml =
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n    sfd-sidecar.io/profile: billing\n' +
+      'spec:\n  serviceAccountName: checkout\n  containers:\n  - name: web\n    image: example/web:1\n' +
+      `    securityContext:\n${securityContextYaml}`;
+    const run = await runCli(INJECT.concat('-'), { input: yaml });
+    t.is(run.code, 0, run.stderr);
+    const pod = (await kubectlRead(kubeTool('kubectl'), run.stdout))?.[0] as unknown as Pod;
+    t.true(pod.spec.initContainers?.some((c) => c.name === 'sfd-sidecar'));
+    const web = pod.spec.containers.find((c) => c.name === 'web');
+    t.deepEqual(web?.securityContext, { privileged: false, runAsNonRoot: true }, 'as kubectl reads the source');
+  });
+}
 
 // ---------------------------------------------------------------------------------------------------
 // 6. A pod created with its key store named by the annotation sfd-sidecar.io/keystore-secret (team-keys),

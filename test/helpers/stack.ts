@@ -54,6 +54,26 @@ export function toUpstream(url: string): UpstreamTarget {
   return parsed.value;
 }
 
+/**
+ * The emulator on port 0, knowing each access key id with its secret (all of one customer), accepting
+ * `form` or its default; closed when the test ends.
+ */
+export async function startKeyedEmulator(
+  t: ExecutionContext,
+  known: Readonly<Record<string, string>>,
+  form?: AcceptedForm,
+): Promise<RunningEmulator> {
+  const emulator = await startEmulator({
+    listen: { host: '127.0.0.1', port: 0 },
+    keys: new Map(
+      Object.entries(known).map(([id, secret]) => [id, { secret: Buffer.from(secret), customerId: 12345 }]),
+    ),
+    ...(form ? { form } : {}),
+  });
+  t.teardown(() => emulator.close());
+  return emulator;
+}
+
 export async function startStack(t: ExecutionContext, options: StackOptions = {}): Promise<Stack> {
   const signing: SigningOptions = {
     signatureVersion: '2',
@@ -67,12 +87,7 @@ export async function startStack(t: ExecutionContext, options: StackOptions = {}
     placement: signing.queryPlacement,
     ...options.emulatorForm,
   };
-  const emulator = await startEmulator({
-    listen: { host: '127.0.0.1', port: 0 },
-    keys: new Map([[TEST_KEY_ID, { secret: Buffer.from(TEST_SECRET), customerId: 12345 }]]),
-    form,
-  });
-  t.teardown(() => emulator.close());
+  const emulator = await startKeyedEmulator(t, { [TEST_KEY_ID]: TEST_SECRET }, form);
   const sidecar = await startTestSidecar(t, {
     defaultUpstream: toUpstream(emulator.url + (options.upstreamPath ?? '')),
     signing,

@@ -6,25 +6,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
 import fc from 'fast-check';
-import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { parseOperationsSetting } from '../../src/operations/operations-setting.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
+import { startKeyedEmulator } from '../helpers/stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
 import { eventually } from '../helpers/time.js';
 
 const KEY = { accessKeyId: 'AKOPERATIONS1', secret: 'operations-secret-0123456789' };
 const REPORTS = { methods: ['GET'], paths: ['/_emulator/echo/reports/*'] };
-
-async function gateway(t: ExecutionContext) {
-  const emulator = await startEmulator({
-    listen: { host: '127.0.0.1', port: 0 },
-    keys: new Map([[KEY.accessKeyId, { secret: Buffer.from(KEY.secret), customerId: 12345 }]]),
-  });
-  t.teardown(() => emulator.close());
-  return emulator;
-}
 
 async function sidecarWith(
   t: ExecutionContext,
@@ -49,7 +40,7 @@ async function sidecarWith(
 const metrics = async (adminUrl: string) => parseExposition((await send(`${adminUrl}/metrics`)).body.toString());
 
 test('the key store limits what a profile signs: allowed calls verified by the gateway, others refused', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
   const sidecar = await sidecarWith(t, emulator.url, { operations: ['getCustomer', REPORTS] });
   t.is((await send(`${sidecar.proxyUrl}/v1.1/customer/12345`)).status, 200);
   t.is((await send(`${sidecar.proxyUrl}/_emulator/echo/reports/2024`)).status, 200);
@@ -92,7 +83,7 @@ test('the key store limits what a profile signs: allowed calls verified by the g
 });
 
 test('SFD_OPERATIONS narrows within the key store, never widens it, and names every profile it allows', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
   const narrowed = await sidecarWith(t, emulator.url, {}, '{"billing":{"operations":["getCustomer"]}}');
   t.is((await send(`${narrowed.proxyUrl}/v1.1/customer/12345`)).status, 200);
   t.is((await send(`${narrowed.proxyUrl}/_emulator/echo/reports/1`)).status, 403);
@@ -103,7 +94,7 @@ test('SFD_OPERATIONS narrows within the key store, never widens it, and names ev
 });
 
 test('a dry run signs the call, counts it and says so; in the key store or in the narrowing alike', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
   for (const [limit, narrowing] of [
     [{ operations: ['getCustomer'], enforce: false }, undefined],
     [{}, '{"billing":{"operations":["getCustomer"],"enforce":false}}'],
@@ -131,7 +122,7 @@ test('a dry run signs the call, counts it and says so; in the key store or in th
 });
 
 test('a reload of the key store changes the operations under load, and no allowed call fails', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
   const sidecar = await sidecarWith(t, emulator.url, { operations: ['getCustomer', REPORTS] });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   const statuses: number[] = [];

@@ -6,29 +6,19 @@ import http from 'node:http';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test, { type ExecutionContext } from 'ava';
+import test from 'ava';
 import { parse } from 'yaml';
-import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { runCli } from '../helpers/cli-process.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
+import { startKeyedEmulator } from '../helpers/stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
 import { eventually } from '../helpers/time.js';
 
 const BILLING_OLD = { id: 'AKBILLOLD', secret: 'per-profile-billing-old-51a7' };
 const BILLING_NEW = { id: 'AKBILLNEW', secret: 'per-profile-billing-new-62b8' };
 const REPORTS = { id: 'AKREPORTS', secret: 'per-profile-reports-73c9' };
-
-async function gateway(t: ExecutionContext) {
-  const emulator = await startEmulator({
-    listen: { host: '127.0.0.1', port: 0 },
-    keys: new Map(
-      [BILLING_OLD, BILLING_NEW, REPORTS].map((k) => [k.id, { secret: Buffer.from(k.secret), customerId: 12345 }]),
-    ),
-  });
-  t.teardown(() => emulator.close());
-  return emulator;
-}
+const GATEWAY_KEYS = Object.fromEntries([BILLING_OLD, BILLING_NEW, REPORTS].map((k) => [k.id, k.secret]));
 
 test('keys split writes one owner-only file per profile, secrets inline, and prints none', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'sfd-split-'));
@@ -93,7 +83,7 @@ test('inject with the per-profile layout mounts only the files of the profiles t
 });
 
 test('a directory of per-profile files: a profile in two files is refused, naming both', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, GATEWAY_KEYS);
   const store = (id: string, secret: string) => keystoreJson({ billing: { keys: [{ accessKeyId: id, secret }] } });
   const volume = createSecretVolume({
     'billing.json': store(BILLING_OLD.id, BILLING_OLD.secret),
@@ -104,7 +94,7 @@ test('a directory of per-profile files: a profile in two files is refused, namin
 });
 
 test('rotating one profile file of a per-profile directory under load fails no request', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, GATEWAY_KEYS);
   const billing = (keys: Record<string, string>[]) => keystoreJson({ billing: { keys } });
   const volume = createSecretVolume({
     'billing.json': billing([{ accessKeyId: BILLING_OLD.id, secret: BILLING_OLD.secret }]),

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { parse } from 'yaml';
-import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { runCli } from '../helpers/cli-process.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
+import { startKeyedEmulator } from '../helpers/stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
 
 const KEY = { accessKeyId: 'AKSUGGEST1', secret: 'suggest-secret-0123456789' };
@@ -27,15 +27,6 @@ const TRAFFIC: readonly { method: string; path: string; body?: string; times?: n
 ];
 /** Calls the gateway refused (an account the key does not own), which grant nothing. */
 const REFUSED = [{ method: 'DELETE', path: '/cdn/v1.0/services/2001/rateLimit' }];
-
-async function gateway(t: ExecutionContext) {
-  const emulator = await startEmulator({
-    listen: { host: '127.0.0.1', port: 0 },
-    keys: new Map([[KEY.accessKeyId, { secret: Buffer.from(KEY.secret), customerId: 12345 }]]),
-  });
-  t.teardown(() => emulator.close());
-  return emulator;
-}
 
 async function sidecar(t: ExecutionContext, upstreamUrl: string, operations?: unknown) {
   const volume = createSecretVolume({
@@ -71,7 +62,7 @@ profiles:
 `;
 
 test('policy suggest turns a recorded request log into the operations its traffic needs, no more', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
   const open = await sidecar(t, emulator.url);
   t.deepEqual(new Set(await replay(open.proxyUrl, TRAFFIC)), new Set([200]));
   t.true((await replay(open.proxyUrl, REFUSED)).every((status) => status >= 400));
@@ -96,7 +87,7 @@ test('policy suggest turns a recorded request log into the operations its traffi
 });
 
 test('lines a collector wrapped with a namespace give entitlement entries; series name operations', async (t) => {
-  const emulator = await gateway(t);
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
   const open = await sidecar(t, emulator.url);
   await replay(open.proxyUrl, TRAFFIC);
   // As Fluent Bit's tail input and Kubernetes filter write them: the runtime's line under `log`.

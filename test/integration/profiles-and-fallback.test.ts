@@ -3,11 +3,11 @@
 import http from 'node:http';
 import type net from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
+import { startKeyedEmulator } from '../helpers/stack.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
 import { eventually } from '../helpers/time.js';
 
@@ -17,17 +17,6 @@ const keys = {
   payroll: { id: 'AKPAYROLL', secret: 'profile-secret-payroll-33' },
 };
 
-async function gateway(t: ExecutionContext, known: Record<string, string>) {
-  const emulator = await startEmulator({
-    listen: { host: '127.0.0.1', port: 0 },
-    keys: new Map(
-      Object.entries(known).map(([id, secret]) => [id, { secret: Buffer.from(secret), customerId: 12345 }]),
-    ),
-  });
-  t.teardown(() => emulator.close());
-  return emulator;
-}
-
 const threeProfiles = keystoreJson({
   app: { keys: [{ accessKeyId: keys.app.id, secret: keys.app.secret }] },
   billing: { keys: [{ accessKeyId: keys.billing.id, secret: keys.billing.secret }] },
@@ -35,7 +24,7 @@ const threeProfiles = keystoreJson({
 });
 
 async function profileStack(t: ExecutionContext, header: string | null, allowed: string[]) {
-  const emulator = await gateway(t, {
+  const emulator = await startKeyedEmulator(t, {
     [keys.app.id]: keys.app.secret,
     [keys.billing.id]: keys.billing.secret,
     [keys.payroll.id]: keys.payroll.secret,
@@ -125,7 +114,7 @@ for (const [title, gatewayKeys, refusal] of [
   ['400 AccessKeyId.Invalid', { [NEW.id]: NEW.secret }, 'AccessKeyId.Invalid'],
 ] as const) {
   test(`on ${title} the request is re-signed once with the other valid key and succeeds`, async (t) => {
-    const emulator = await gateway(t, gatewayKeys);
+    const emulator = await startKeyedEmulator(t, gatewayKeys);
     const volume = createSecretVolume({ 'keystore.json': overlapStore });
     const sidecar = await startKeyStoreSidecar(t, {
       keystorePath: volume.path('keystore.json'),
@@ -159,7 +148,7 @@ for (const [title, gatewayKeys, refusal] of [
 test('while the gateway does not know the current key, every request is re-signed, counted, logged once', async (t) => {
   // The rotation runbook's trap: the key store makes a key current before the gateway knows it (here
   // the store's current key is the one with the latest notBefore).
-  const emulator = await gateway(t, { [NEW.id]: NEW.secret });
+  const emulator = await startKeyedEmulator(t, { [NEW.id]: NEW.secret });
   const volume = createSecretVolume({ 'keystore.json': overlapStore });
   const sidecar = await startKeyStoreSidecar(t, {
     keystorePath: volume.path('keystore.json'),
@@ -185,7 +174,7 @@ test('while the gateway does not know the current key, every request is re-signe
 });
 
 test('with no other valid key the refusal passes through unchanged, and a retry is never repeated', async (t) => {
-  const emulator = await gateway(t, { [OLD.id]: 'another-secret', [NEW.id]: 'yet-another-secret' });
+  const emulator = await startKeyedEmulator(t, { [OLD.id]: 'another-secret', [NEW.id]: 'yet-another-secret' });
   const volume = createSecretVolume({ 'keystore.json': overlapStore });
   const sidecar = await startKeyStoreSidecar(t, {
     keystorePath: volume.path('keystore.json'),
@@ -218,12 +207,11 @@ test(
   async (t) => {
     // The gateway knows the current key but accepts scheme 1 only; the sidecar signs scheme 2, and the
     // other key of the rotation is not known to the gateway yet.
-    const emulator = await startEmulator({
-      listen: { host: '127.0.0.1', port: 0 },
-      keys: new Map([[OLD.id, { secret: Buffer.from(OLD.secret), customerId: 12345 }]]),
-      form: { scheme: '1', shape: 'spec', placement: 'body' },
-    });
-    t.teardown(() => emulator.close());
+    const emulator = await startKeyedEmulator(
+      t,
+      { [OLD.id]: OLD.secret },
+      { scheme: '1', shape: 'spec', placement: 'body' },
+    );
     const volume = createSecretVolume({ 'keystore.json': overlapStore });
     const sidecar = await startKeyStoreSidecar(t, {
       keystorePath: volume.path('keystore.json'),

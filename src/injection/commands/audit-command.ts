@@ -5,7 +5,7 @@ import { auditObjects } from '../audit/audit-objects.js';
 import type { WantedSidecar } from '../audit/running-sidecar.js';
 import type { KubeObject } from '../manifests/pod-templates.js';
 import { readJsonStream } from '../manifests/json-stream.js';
-import { describeFileProblem } from '../../files/regular-file.js';
+import { readCommandInput } from '../../command/read-input.js';
 import type { CliIo } from '../../command/cli-io.js';
 
 const USAGE =
@@ -22,13 +22,8 @@ export async function auditCommand(
     return 2;
   }
   const source = positionals[0]!;
-  let text: string;
-  try {
-    text = source === '-' ? await io.readStdin(MAX_INPUT_BYTES) : await io.readFileAsync(source, MAX_INPUT_BYTES);
-  } catch (error) {
-    io.stderr(`sfd-sidecar audit: ${source}: ${describeFileProblem(error)}\n`);
-    return 2;
-  }
+  const text = await readCommandInput(io, 'audit', source, MAX_INPUT_BYTES);
+  if (text === null) return 2;
   const stream = readJsonStream(text);
   if (!stream.ok) {
     io.stderr(`sfd-sidecar audit: ${source} is not the JSON kubectl prints with -o json\n`);

@@ -8,7 +8,7 @@
 // cannot be read or holds no such pod.
 import { ConfigError } from '../../config/config-error.js';
 import { isDnsLabel } from '../../config/parsers.js';
-import { describeFileProblem } from '../../files/regular-file.js';
+import { readCommandInput } from '../../command/read-input.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../../command/command-settings.js';
 import { checkCluster, type CheckResult } from '../audit/cluster-checks.js';
@@ -36,13 +36,8 @@ export async function checkCommand(
     return 2;
   }
   const source = positionals[0]!;
-  let text: string;
-  try {
-    text = source === '-' ? await io.readStdin(MAX_INPUT_BYTES) : await io.readFileAsync(source, MAX_INPUT_BYTES);
-  } catch (error) {
-    io.stderr(`sfd-sidecar check: ${source}: ${describeFileProblem(error)}\n`);
-    return 2;
-  }
+  const text = await readCommandInput(io, 'check', source, MAX_INPUT_BYTES);
+  if (text === null) return 2;
   const values = readValues(text);
   if (values === null) {
     io.stderr(`sfd-sidecar check: ${source} is neither the JSON kubectl prints with -o json nor YAML manifests\n`);

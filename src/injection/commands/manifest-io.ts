@@ -4,6 +4,7 @@
 import { describeFileProblem } from '../../files/regular-file.js';
 import type { InjectedText, WorkloadOutcome } from '../manifests/edit-manifests.js';
 import type { CliIo } from '../../command/cli-io.js';
+import { readSource } from '../../command/read-input.js';
 
 /** Manifests are read whole; a larger input is refused. */
 const MAX_MANIFEST_BYTES = 64 * 1024 * 1024;
@@ -26,8 +27,7 @@ export async function runOverManifests(sources: readonly string[], run: Manifest
   for (const source of sources) {
     let text: string;
     try {
-      text =
-        source === '-' ? await io.readStdin(MAX_MANIFEST_BYTES) : await io.readFileAsync(source, MAX_MANIFEST_BYTES);
+      text = await readSource(io, source, MAX_MANIFEST_BYTES);
     } catch (error) {
       report.push(`error: ${source}: ${describeFileProblem(error)}`);
       failed = true;

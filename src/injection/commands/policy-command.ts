@@ -3,7 +3,7 @@
 // when the records carry namespaces and service accounts, else each profile's `operations` for the key
 // store; each item with the calls it covers. From metric series only named operations can be told, and
 // calls of any other operation are warned about: only request log lines carry their paths.
-import { describeFileProblem } from '../../files/regular-file.js';
+import { readCommandInput } from '../../command/read-input.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { describeOperationItem } from '../../operations/operation-rules.js';
 import { callsFromLogLines, callsFromSeries } from '../../operations/seen-calls.js';
@@ -24,13 +24,8 @@ export async function policyCommand(
     io.stderr(`${USAGE}\n`);
     return 2;
   }
-  let input: string;
-  try {
-    input = source === '-' ? await io.readStdin(MAX_INPUT_BYTES) : await io.readFileAsync(source, MAX_INPUT_BYTES);
-  } catch (error) {
-    io.stderr(`sfd-sidecar policy: ${source}: ${describeFileProblem(error)}\n`);
-    return 2;
-  }
+  const input = await readCommandInput(io, 'policy', source, MAX_INPUT_BYTES);
+  if (input === null) return 2;
   const read = from === 'log' ? callsFromLogLines(input) : callsFromSeries(input);
   const suggestions = suggestOperations(read.calls);
   const total = read.calls.reduce((sum, call) => sum + call.count, 0);
