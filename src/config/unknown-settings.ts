@@ -1,7 +1,10 @@
 // SFD_* variables that are no setting: a misspelt one (SFD_SIGNATURE_VERISON) would otherwise be
 // ignored without a word and the sidecar start as if it were not there. They are warnings, not errors:
-// other tools may share the prefix. Also the dotenv file's lines that are not NAME=value.
+// other tools may share the prefix. The variables the kubelet writes for a Service whose name starts
+// with `sfd-` are no one's mistake and are passed over. Also the dotenv file's lines that are not
+// NAME=value.
 import { didYouMean } from './nearest-name.js';
+import { isServiceLink } from './service-links.js';
 import type { MergedSettings } from './setting-sources.js';
 import { SETTING_LIST } from './settings.js';
 
@@ -13,6 +16,8 @@ export function settingWarnings(merged: MergedSettings): string[] {
   const warnings: string[] = [];
   for (const name of Object.keys(merged.values)) {
     if (!name.startsWith('SFD_') || KNOWN_SET.has(name)) continue;
+    const fromKubelet = (merged.sources[name] ?? 'environment') === 'environment';
+    if (fromKubelet && isServiceLink(name, String(merged.values[name] ?? ''))) continue;
     warnings.push(
       `${name} (from the ${merged.sources[name] ?? 'environment'}) is not a setting of sfd-sidecar and is ` +
         `ignored${didYouMean(name, KNOWN)}`,

@@ -3,6 +3,7 @@
 // that two of them spell on their own drifts apart, and then uninject leaves a piece behind or the
 // policy refuses the pods injection makes.
 import { SETTINGS } from '../config/settings.js';
+import type { Volume, VolumeMount } from './pod.js';
 
 export const PREFIX = 'sfd-sidecar.io/';
 
@@ -78,6 +79,27 @@ export const KEYSTORE_MOUNT = '/etc/sfd-sidecar/keys';
 /** r--r--r--: readable by the sidecar's user whether or not the pod sets fsGroup. */
 export const KEYSTORE_FILE_MODE = 0o444;
 export const ADMIN_PORT_NAME = 'sfd-admin';
+
+/**
+ * An empty volume the sidecar mounts where the ServiceAccount admission plugin puts the pod's API
+ * token: the plugin leaves a container that already mounts that path alone, so the sidecar, which never
+ * calls the Kubernetes API, holds no token whatever the pod's automount setting. Not named
+ * `kube-api-access-*`: the plugin takes a volume of that name for the token it mounts everywhere else.
+ */
+export const NO_TOKEN_VOLUME = 'sfd-sidecar-no-token';
+export const TOKEN_MOUNT = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/** The sidecar's mounts, exactly as injection writes them: the process that holds the keys mounts no other. */
+export const SIDECAR_MOUNTS: readonly Readonly<VolumeMount>[] = [
+  { name: KEYSTORE_VOLUME, mountPath: KEYSTORE_MOUNT, readOnly: true },
+  { name: NO_TOKEN_VOLUME, mountPath: TOKEN_MOUNT, readOnly: true },
+];
+
+/** The volume behind the token mount: empty, and nothing but empty. */
+export const noTokenVolume = (): Volume => ({ name: NO_TOKEN_VOLUME, emptyDir: {} });
+
+/** The volumes injection adds to a pod, by name: what uninject takes away again. */
+export const INJECTED_VOLUMES: readonly string[] = [KEYSTORE_VOLUME, NO_TOKEN_VOLUME];
 
 /** Node and the entry script in the image, for the classic form's postStart hook. */
 const IMAGE_NODE = '/nodejs/bin/node';

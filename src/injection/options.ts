@@ -189,13 +189,17 @@ export const OPTIONS: OptionTable = {
     annotation: 'env-config-map',
     parse: parseObjectName,
     fromSettings: none,
-    description: "a ConfigMap in the pod's namespace whose entries are more SFD_* settings of the sidecar",
+    description:
+      "a ConfigMap in the pod's namespace whose entries are more SFD_* settings of the sidecar (with " +
+      '`env-secret` also named, all but the secret ones)',
   },
   envSecret: {
     annotation: 'env-secret',
     parse: parseObjectName,
     fromSettings: none,
-    description: "a Secret in the pod's namespace whose entries are more SFD_* settings (credentials, tokens)",
+    description:
+      "a Secret in the pod's namespace whose entries are more SFD_* settings (with `env-config-map` also " +
+      'named, only the secret ones: the egress proxy URL and the notification token)',
   },
   allowedProfiles: {
     annotation: 'allowed-profiles',

@@ -267,3 +267,29 @@ test("--help lists every command within 100 columns and says how to get one comm
   for (const command of COMMANDS) t.regex(run.stdout, new RegExp(`^ {2}${command.name} `, 'm'));
   t.regex(run.stdout, /sfd-sidecar COMMAND --help/);
 });
+
+test("the kubelet's variables for a Service named sfd-... draw no warning; a misspelt setting still does", async (t) => {
+  // What the kubelet gives every container of a namespace holding the chart's Service `sfd-sidecar`.
+  const serviceLinks = {
+    SFD_SIDECAR_SERVICE_HOST: '10.96.12.7',
+    SFD_SIDECAR_SERVICE_PORT: '443',
+    SFD_SIDECAR_SERVICE_PORT_HTTPS: '443',
+    SFD_SIDECAR_PORT: 'tcp://10.96.12.7:443',
+    SFD_SIDECAR_PORT_443_TCP: 'tcp://10.96.12.7:443',
+    SFD_SIDECAR_PORT_443_TCP_PROTO: 'tcp',
+    SFD_SIDECAR_PORT_443_TCP_PORT: '443',
+    SFD_SIDECAR_PORT_443_TCP_ADDR: '10.96.12.7',
+  };
+  const serve = await startCli(['serve'], /"event":"listening"/, {
+    cwd: tempDir(),
+    env: { ...configured, ...serviceLinks, SFD_LISTEN_PORT: '8080' },
+  });
+  t.teardown(() => serve.child.kill('SIGKILL'));
+  const warnings = jsonLines(serve.stdout())
+    .filter((line) => line.level === 'warn')
+    .map((line) => String(line.warning));
+  t.deepEqual(
+    warnings.filter((warning) => warning.includes('is not a setting')),
+    ['SFD_LISTEN_PORT (from the environment) is not a setting of sfd-sidecar and is ignored; did you mean SFD_LISTEN?'],
+  );
+});

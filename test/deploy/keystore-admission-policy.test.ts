@@ -222,6 +222,25 @@ const ATTACKS: Attack[] = [
     },
     /may mount only the key store/,
   ],
+  [
+    'the service account token (its no-token mount taken away)',
+    (p) => (sidecarOf(p).volumeMounts = mountsOf(p).filter((m) => m.name !== 'sfd-sidecar-no-token')),
+    /may mount only the key store/,
+  ],
+  [
+    'a no-token volume the application writes',
+    (p) => {
+      const volume = volumesOf(p).find((v) => v.name === 'sfd-sidecar-no-token')!;
+      delete volume.emptyDir;
+      volume.persistentVolumeClaim = { claimName: 'shared' };
+    },
+    /may mount only the key store/,
+  ],
+  [
+    'the no-token volume mounted writable elsewhere',
+    (p) => (mountsOf(p)[1] = { name: 'sfd-sidecar-no-token', mountPath: '/app' }),
+    /may mount only the key store/,
+  ],
   ['a workingDir of its own', (p) => (sidecarOf(p).workingDir = '/shared'), /no command, args, workingDir/],
   ['a command of its own', (p) => (sidecarOf(p).command = ['/nodejs/bin/node', '-e', 'x']), /no command/],
   ['args of its own', (p) => (sidecarOf(p).args = ['--inspect']), /no command, args/],

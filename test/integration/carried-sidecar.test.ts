@@ -97,7 +97,27 @@ const ATTACKS: [title: string, change: (pod: Pod) => void, expected: RegExp][] =
       pod.spec.volumes!.push({ name: 'shared', emptyDir: {} });
       sidecarOf(pod).volumeMounts!.push({ name: 'shared', mountPath: '/app' });
     },
-    /mounts 2 volumes/,
+    /mounts sfd-sidecar-keystore, sfd-sidecar-no-token, shared; injection mounts .* and nothing else/,
+  ],
+  [
+    'a sidecar holding the service account token (its no-token mount taken away)',
+    (pod) =>
+      (sidecarOf(pod).volumeMounts = sidecarOf(pod).volumeMounts!.filter((m) => m.name !== 'sfd-sidecar-no-token')),
+    /injection mounts sfd-sidecar-keystore and sfd-sidecar-no-token/,
+  ],
+  [
+    'a sidecar whose no-token volume is a shared one the application writes',
+    (pod) => {
+      const volume = pod.spec.volumes!.find((v) => v.name === 'sfd-sidecar-no-token')!;
+      delete volume.emptyDir;
+      volume.persistentVolumeClaim = { claimName: 'shared' };
+    },
+    /its volume sfd-sidecar-no-token is not an emptyDir/,
+  ],
+  [
+    'a sidecar mounting its no-token volume elsewhere, writable',
+    (pod) => (sidecarOf(pod).volumeMounts![1] = { name: 'sfd-sidecar-no-token', mountPath: '/tmp' }),
+    /its mount of sfd-sidecar-no-token is not as injection writes it/,
   ],
   [
     'a sidecar with a working directory of its own',

@@ -3,7 +3,7 @@
 // rule, a pod that already carries a sidecar included (then the rules judge the sidecar it carries). A
 // new refusal is one rule here and one row in reasons.ts.
 import { quoteValue } from '../../config/quote-value.js';
-import { INJECT_LABEL, KEYSTORE_VOLUME } from '../contract.js';
+import { INJECT_LABEL, INJECTED_VOLUMES } from '../contract.js';
 import { entitlementProblem, grantedOperations, type EntitlementPolicy } from '../policy/entitlement-policy.js';
 import { sameOperationItem } from '../../operations/operation-rules.js';
 import { operationsNarrowing } from './operations-narrowing.js';
@@ -57,7 +57,11 @@ export function carriesOnlyWhatInjectionMakes(facts: PodFacts, context: RuleCont
   const carried = facts.carried;
   if (carried === null) return null;
   const repository = repositoryOf(context.defaults.image);
-  const expected = { repository, keystoreSecrets: facts.isolation.keystoreSecrets };
+  const expected = {
+    repository,
+    keystoreSecrets: facts.isolation.keystoreSecrets,
+    volumes: facts.template.spec.volumes ?? [],
+  };
   const problems = sidecarDeviations(carried.container, expected).map((p) => `its sidecar differs: ${p}`);
   if (!carried.profiles.ok) problems.push(`its sidecar's profiles cannot be judged: ${carried.profiles.why}`);
   return finding('carried-sidecar', problems);
@@ -117,8 +121,10 @@ function carriedOperationProblems(facts: PodFacts, entitlement: RuleContext['ent
 export function keepsKeysFromTheApplication(facts: PodFacts): Finding | null {
   const spec = facts.template.spec;
   const taken =
-    facts.carried === null && (spec.volumes ?? []).some((v) => v.name === KEYSTORE_VOLUME)
-      ? [`the pod already has a volume named ${KEYSTORE_VOLUME}`]
+    facts.carried === null
+      ? (spec.volumes ?? [])
+          .filter((v) => INJECTED_VOLUMES.includes(v.name))
+          .map((v) => `the pod already has a volume named ${v.name}`)
       : [];
   if (taken.length > 0) return finding('key-access', taken);
   return finding('key-access', keyIsolationProblems({ spec, ...facts.isolation }));

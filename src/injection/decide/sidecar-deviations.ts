@@ -7,14 +7,15 @@
 import { isRecord } from '../../text/is-record.js';
 import {
   FORBIDDEN_FIELDS,
-  KEYSTORE_MOUNT,
   LITERAL_ENV,
   LITERAL_VALUES,
+  NO_TOKEN_VOLUME,
+  SIDECAR_MOUNTS,
   sidecarEnvNames,
   TERMINATION_MESSAGE_POLICY,
   WAIT_READY_COMMAND,
 } from '../contract.js';
-import type { Container, EnvVar } from '../pod.js';
+import type { Container, EnvVar, Volume, VolumeMount } from '../pod.js';
 
 const ALLOWED_ENV = new Set(sidecarEnvNames());
 const LITERAL = new Set(LITERAL_ENV);
@@ -26,7 +27,12 @@ const TERMINATION_LOG = '/dev/termination-log';
 /** Each way the container differs from an injected sidecar; empty when it is one. */
 export function sidecarDeviations(
   container: Container,
-  expected: { readonly repository: string; readonly keystoreSecrets: readonly string[] },
+  expected: {
+    readonly repository: string;
+    readonly keystoreSecrets: readonly string[];
+    /** The pod's volumes, which the sidecar's mounts name. */
+    readonly volumes: readonly Volume[];
+  },
 ): string[] {
   const found: string[] = [];
   const own = FORBIDDEN_FIELDS.filter((field) => container[field] !== undefined && container[field] !== null);
@@ -41,13 +47,7 @@ export function sidecarDeviations(
   const env = (container.env ?? []).map((e) => e.name).filter((name) => !ALLOWED_ENV.has(name));
   if (env.length > 0) found.push(`its env sets ${[...new Set(env)].join(', ')}, which injection never writes`);
   found.push(...(container.env ?? []).flatMap((e) => envDeviations(e, expected.keystoreSecrets)));
-  const mounts = container.volumeMounts ?? [];
-  if (mounts.length !== 1) found.push(`it mounts ${mounts.length} volumes; injection mounts the key store only`);
-  for (const mount of mounts) {
-    const loose = Object.keys(mount).filter((field) => !MOUNT_FIELDS.has(field));
-    if (mount.mountPath !== KEYSTORE_MOUNT || mount.readOnly !== true || loose.length > 0)
-      found.push(`its mount of ${mount.name} is not the key store's (read-only at ${KEYSTORE_MOUNT}, no subPath)`);
-  }
+  found.push(...mountDeviations(container.volumeMounts ?? [], expected.volumes));
   for (const probe of PROBES) {
     const value = container[probe];
     if (value !== undefined && (!isRecord(value) || !isRecord(value.httpGet) || PROBE_ACTIONS.some((a) => a in value)))
@@ -60,6 +60,36 @@ export function sidecarDeviations(
 }
 
 const PROBE_ACTIONS = ['exec', 'tcpSocket', 'grpc'];
+
+/**
+ * How the sidecar's mounts differ from injection's: its two mounts and no other, each read-only at its
+ * path with no subPath, the one over the token path an empty volume (anything else there would be read
+ * by no one, but a sidecar that is not exactly injection's is not judged as one).
+ */
+function mountDeviations(mounts: readonly VolumeMount[], volumes: readonly Volume[]): string[] {
+  const found: string[] = [];
+  const names = mounts.map((mount) => mount.name);
+  const wanted = SIDECAR_MOUNTS.map((mount) => mount.name);
+  if (names.length !== wanted.length || wanted.some((name) => !names.includes(name)))
+    found.push(
+      `it mounts ${names.join(', ') || 'nothing'}; injection mounts ${wanted.join(' and ')}, and nothing else`,
+    );
+  for (const mount of mounts) {
+    const want = SIDECAR_MOUNTS.find((candidate) => candidate.name === mount.name);
+    const loose = Object.keys(mount).filter((field) => !MOUNT_FIELDS.has(field));
+    if (want !== undefined && (mount.mountPath !== want.mountPath || mount.readOnly !== true || loose.length > 0))
+      found.push(
+        `its mount of ${mount.name} is not as injection writes it (read-only at ${want.mountPath}, no subPath)`,
+      );
+  }
+  const empty = volumes.find((volume) => volume.name === NO_TOKEN_VOLUME);
+  if (names.includes(NO_TOKEN_VOLUME) && (empty === undefined || !isEmptyDirOnly(empty)))
+    found.push(`its volume ${NO_TOKEN_VOLUME} is not an emptyDir, as injection makes it`);
+  return found;
+}
+
+const isEmptyDirOnly = (volume: Volume): boolean =>
+  isRecord(volume.emptyDir) && Object.keys(volume).every((field) => field === 'name' || field === 'emptyDir');
 
 /**
  * How one variable differs from what injection writes: its own settings as literal values of the form

@@ -1,6 +1,7 @@
 // A decision to inject, rendered: the pod template with the sidecar (first among the init containers
-// in the native form, the first container in the classic one), its key store volume, SFD_SIDECAR_URL
-// in each application container, and the label and annotations that say what was done. Pure: no I/O.
+// in the native form, the first container in the classic one), its key store and no-token volumes,
+// SFD_SIDECAR_URL in each application container, and the label and annotations that say what was done.
+// Pure: no I/O.
 import { VERSION } from '../../version.js';
 import {
   ADMIN_PORT_NAME,
@@ -9,6 +10,7 @@ import {
   LABEL_ADDED,
   INJECTED_STATUS,
   METRICS_PATH,
+  noTokenVolume,
   PROMETHEUS_ANNOTATIONS,
   portsAnnotation,
   SIDECAR_URL_ENV,
@@ -57,7 +59,7 @@ export function renderPod(
     ...(options.mode === 'native'
       ? { initContainers: [sidecar, ...(spec.initContainers ?? [])], containers: spec.containers.map(withUrl) }
       : { containers: [sidecar, ...spec.containers.map(withUrl)] }),
-    volumes: [...(spec.volumes ?? []), keystoreVolume(options)],
+    volumes: [...(spec.volumes ?? []), keystoreVolume(options), noTokenVolume()],
   };
   const scraped = Object.keys(annotations).some((name) => name.startsWith('prometheus.io/'));
   if (scraped)

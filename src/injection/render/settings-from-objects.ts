@@ -2,22 +2,32 @@
 // environment entry per setting the sidecar reads, each optional, and nothing else. An `envFrom` would
 // take every entry, and with it any variable the process that holds the keys obeys (NODE_OPTIONS,
 // LD_PRELOAD, HTTPS_PROXY, NODE_TLS_REJECT_UNAUTHORIZED...): a list of what to block is never complete,
-// so the list here is of what may pass.
+// so the list here is of what may pass. Each variable is written once: the API server warns about a
+// name given twice, and a server-side apply merges env entries by name and drops one of them.
+import { SETTINGS, type SettingDefinition } from '../../config/settings.js';
 import { settingsObjectsMaySet } from '../contract.js';
 import type { EnvVar } from '../pod.js';
 
-/** Entries reading each allowed setting from the ConfigMap, then the Secret (the Secret's value wins). */
+const SECRETS = new Set<string>(
+  (Object.values(SETTINGS) as SettingDefinition[])
+    .filter((setting) => setting.secret === true)
+    .map((setting) => setting.env),
+);
+
+/**
+ * An entry reading each allowed setting from one object: from the only one named, or, when the pod names
+ * both, the settings that are secrets from the Secret and every other from the ConfigMap.
+ */
 export function settingsFromObjects(
   objects: { readonly configMap: string | null; readonly secret: string | null },
   setByInjection: ReadonlySet<string>,
 ): EnvVar[] {
-  const names = settingsObjectsMaySet(setByInjection);
-  const entries: EnvVar[] = [];
-  if (objects.configMap)
-    for (const name of names)
-      entries.push({ name, valueFrom: { configMapKeyRef: { name: objects.configMap, key: name, optional: true } } });
-  if (objects.secret)
-    for (const name of names)
-      entries.push({ name, valueFrom: { secretKeyRef: { name: objects.secret, key: name, optional: true } } });
-  return entries;
+  const { configMap, secret } = objects;
+  return settingsObjectsMaySet(setByInjection).flatMap((name): EnvVar[] => {
+    if (secret !== null && (configMap === null || SECRETS.has(name)))
+      return [{ name, valueFrom: { secretKeyRef: { name: secret, key: name, optional: true } } }];
+    if (configMap !== null)
+      return [{ name, valueFrom: { configMapKeyRef: { name: configMap, key: name, optional: true } } }];
+    return [];
+  });
 }

@@ -11,6 +11,7 @@ import {
   KEYSTORE_FILE_MODE,
   KEYSTORE_MOUNT,
   KEYSTORE_VOLUME,
+  SIDECAR_MOUNTS,
   SIDECAR_NAME,
   sidecarSecurityContext,
   STARTUP_FAILURE_THRESHOLD,
@@ -71,7 +72,7 @@ export function sidecarContainer(options: PodOptions, ports: ChosenPorts, narrow
     livenessProbe: { ...probe('/healthz'), periodSeconds: 10, failureThreshold: 3 },
     // Classic: the kubelet starts the next container (the application) once this hook has returned.
     ...(options.mode === 'classic' ? { lifecycle: { postStart: { exec: { command: [...WAIT_READY_COMMAND] } } } } : {}),
-    volumeMounts: [{ name: KEYSTORE_VOLUME, mountPath: KEYSTORE_MOUNT, readOnly: true }],
+    volumeMounts: SIDECAR_MOUNTS.map((mount) => ({ ...mount })),
     securityContext: sidecarSecurityContext(options.sidecarUser),
     resources: sidecarResources(options),
   };

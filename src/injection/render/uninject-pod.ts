@@ -1,4 +1,4 @@
-// The pod template without what the injection added: the sidecar container, its key store volume, the
+// The pod template without what the injection added: the sidecar container, its volumes, the
 // SFD_SIDECAR_URL it gave each application container, its label and annotations, and the prometheus.io
 // annotations it wrote (only when they are still the ones it writes). A list or map is taken away only
 // when taking out what the injection added leaves it empty; anything else, and a pod that never had a
@@ -7,7 +7,7 @@ import {
   INJECT_LABEL,
   INJECTED_LABEL,
   LABEL_ADDED,
-  KEYSTORE_VOLUME,
+  INJECTED_VOLUMES,
   METRICS_PATH,
   portsFromAnnotation,
   PROMETHEUS_ANNOTATIONS,
@@ -40,11 +40,12 @@ export function uninjectPod(template: PodTemplate): PodTemplate {
   const containers = spec.containers.filter((c) => !isSidecar(c)).map(withoutUrl);
   if (containers.length !== spec.containers.length || containers.some((c, i) => c !== spec.containers[i]))
     newSpec = { ...newSpec, containers };
-  if (spec.volumes?.some((v) => v.name === KEYSTORE_VOLUME))
+  const injectedVolume = (v: { name: string }) => INJECTED_VOLUMES.includes(v.name);
+  if (spec.volumes?.some(injectedVolume))
     newSpec = setOrDrop(
       newSpec,
       'volumes',
-      spec.volumes.filter((v) => v.name !== KEYSTORE_VOLUME),
+      spec.volumes.filter((v) => !injectedVolume(v)),
     );
 
   const written = [

@@ -14,7 +14,7 @@ function injected(template: PodTemplate, defaults = DEFAULTS) {
 test(
   'a native sidecar goes first among the init ' +
     'containers; the key store is mounted read-only, ' +
-    'without subPath',
+    'without subPath, and an empty volume hides the service account token',
   (t) => {
     const result = injected(pod({ initContainers: [{ name: 'migrate', image: 'm' }] }));
     const spec = result.template.spec;
@@ -26,9 +26,11 @@ test(
     t.is(sidecar.restartPolicy, 'Always');
     t.deepEqual(sidecar.volumeMounts, [
       { name: 'sfd-sidecar-keystore', mountPath: '/etc/sfd-sidecar/keys', readOnly: true },
+      { name: 'sfd-sidecar-no-token', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
     ]);
     t.deepEqual(spec.volumes, [
       { name: 'sfd-sidecar-keystore', secret: { secretName: 'sfd-keys', defaultMode: 0o444 } },
+      { name: 'sfd-sidecar-no-token', emptyDir: {} },
     ]);
     t.like(envOf(sidecar), {
       SFD_LISTEN: '127.0.0.1:8080',
@@ -197,4 +199,30 @@ test("a ConfigMap and a Secret the pod names give SFD_* settings only; the injec
       `${own} never comes from the pod's objects`,
     );
   t.is(envOf(sidecar).SFD_LISTEN, '127.0.0.1:8080');
+});
+
+test('each variable is written once: with both objects named, the secret settings come from the Secret', (t) => {
+  const both = sidecarOf(
+    injected(pod({}, { 'sfd-sidecar.io/env-config-map': 'settings', 'sfd-sidecar.io/env-secret': 'credentials' }))
+      .template,
+  )!;
+  const names = (both.env ?? []).map((e) => e.name);
+  t.deepEqual(
+    names.filter((name, index) => names.indexOf(name) !== index),
+    [],
+    'the API server warns about a name given twice, and apply drops one',
+  );
+  const source = (name: string) => {
+    const from = both.env!.find((e) => e.name === name)!.valueFrom!;
+    return from.secretKeyRef ? `secret ${from.secretKeyRef.name}` : `configMap ${from.configMapKeyRef!.name}`;
+  };
+  t.is(source('SFD_UPSTREAM_PROXY'), 'secret credentials');
+  t.is(source('SFD_NOTIFY_TOKEN'), 'secret credentials');
+  t.is(source('SFD_LOG_LEVEL'), 'configMap settings');
+  t.is(source('SFD_UPSTREAM_TIMEOUT_MS'), 'configMap settings');
+  const secretOnly = sidecarOf(injected(pod({}, { 'sfd-sidecar.io/env-secret': 'credentials' })).template)!;
+  t.true(
+    secretOnly.env!.some((e) => e.name === 'SFD_LOG_LEVEL' && e.valueFrom?.secretKeyRef?.name === 'credentials'),
+    'the only object named gives every setting',
+  );
 });
