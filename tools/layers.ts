@@ -13,7 +13,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // The protocol: pure functions of a request and a key.
   signing: [],
   // Which API calls a profile may sign: named operations and rules, pure.
-  operations: [],
+  operations: ['text'],
   config: ['files', 'operations', 'signing', 'version.ts'],
   observability: ['config', 'operations', 'version.ts'],
   // Plumbing: what every listener shares (inbound), and the calls out to the gateway and other hosts

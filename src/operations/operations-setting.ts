@@ -2,6 +2,7 @@
 // it from the entitlement policy and the pod's annotation. JSON, one member per profile the pod may
 // sign with: `"*"` for no narrowing, or `{"operations": [...], "enforce": false}` (enforce defaults to
 // true). A profile the value does not name may sign nothing: the injection names every one it gives.
+import { repeatedJsonMember } from '../text/repeated-json-member.js';
 import { readOperationItem, type OperationItem } from './operation-rules.js';
 import { operationLimit, type OperationLimit } from './operation-limit.js';
 
@@ -9,7 +10,7 @@ import { operationLimit, type OperationLimit } from './operation-limit.js';
 export type ProfileNarrowing = ReadonlyMap<string, OperationLimit | null>;
 
 export const OPERATIONS_SETTING_ALLOWED =
-  'a JSON object of profiles, each "*" or {"operations": [...], "enforce": true|false}';
+  'a JSON object of profiles, each named once, each "*" or {"operations": [...], "enforce": true|false}';
 
 export function parseOperationsSetting(
   raw: string,
@@ -21,7 +22,9 @@ export function parseOperationsSetting(
   } catch {
     return fail;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return fail;
+  // A profile named twice would be read as its last member: a limit written first is then no limit.
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || repeatedJsonMember(raw) !== null)
+    return fail;
   const narrowing = new Map<string, OperationLimit | null>();
   for (const [profile, entry] of Object.entries(value)) {
     if (entry === '*') {

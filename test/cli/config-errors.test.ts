@@ -266,3 +266,18 @@ test('a missing key names both ways to give one: a key, or a key store', async (
   t.is(list.code, 2);
   t.regex(list.stderr, /SFD_ACCESS_KEY_ID: required, .*unless SFD_KEYSTORE_FILE names a key store/);
 });
+
+test('SFD_OPERATIONS naming a profile twice stops the start: the later member would widen the first', async (t) => {
+  const run = await runCli(['serve'], {
+    env: {
+      SFD_UPSTREAM_URL: 'https://gateway.example.com',
+      SFD_ACCESS_KEY_ID: 'AKID',
+      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+      SFD_PROFILE: 'billing',
+      SFD_OPERATIONS: '{"billing":{"operations":["getCustomer"]},"billing":"*"}',
+    },
+  });
+  t.is(run.code, 2);
+  t.regex(run.stderr, /SFD_OPERATIONS \(from the environment\): must be a JSON object of profiles, each named once/);
+  t.false(run.stderr.includes(TEST_SECRET));
+});

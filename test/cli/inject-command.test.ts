@@ -218,3 +218,23 @@ test('without a file, or with a bad setting, inject says how it is used', async 
 function pipe(args: readonly string[], input: string): Promise<Finished> {
   return runCli(args, { input });
 }
+
+test('a value the kubelet would expand is refused, from an annotation or a flag', async (t) => {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', annotations: { 'sfd-sidecar.io/upstream-url': 'https://gw.example.com/$(HOSTNAME)' } },
+    spec: { containers: [{ name: 'web', image: 'example/web:1' }] },
+  };
+  const annotated = await runCli(['inject', '--keystore-secret', 'sfd-keys', '-'], { input: JSON.stringify(pod) });
+  t.is(annotated.code, 1);
+  t.is(annotated.stdout, '');
+  t.regex(annotated.stderr, /annotation sfd-sidecar\.io\/upstream-url: holds "\$\(", which the kubelet expands/);
+  delete (pod.metadata as { annotations?: unknown }).annotations;
+  const flagged = await runCli(
+    ['inject', '--keystore-secret', 'sfd-keys', '--upstream-url', 'https://gw.example.com/$(HOSTNAME)', '-'],
+    { input: JSON.stringify(pod) },
+  );
+  t.is(flagged.code, 1);
+  t.regex(flagged.stderr, /SFD_UPSTREAM_URL: holds "\$\(", which the kubelet expands/);
+});

@@ -241,6 +241,13 @@ const ATTACKS: Attack[] = [
     (p) => (mountsOf(p)[1] = { name: 'sfd-sidecar-no-token', mountPath: '/app' }),
     /may mount only the key store/,
   ],
+  [
+    'an operation limit widened by a reference the kubelet expands',
+    (p) =>
+      (envOf(p).find((e) => e.name === 'SFD_OPERATIONS')!.value =
+        '{"default":{"operations":["getCustomer"]},"$(SFD_PROFILE)":"*"}'),
+    /may not hold "\$\("/,
+  ],
   ['a workingDir of its own', (p) => (sidecarOf(p).workingDir = '/shared'), /no command, args, workingDir/],
   ['a command of its own', (p) => (sidecarOf(p).command = ['/nodejs/bin/node', '-e', 'x']), /no command/],
   ['args of its own', (p) => (sidecarOf(p).args = ['--inspect']), /no command, args/],

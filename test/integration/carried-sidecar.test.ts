@@ -205,4 +205,13 @@ test('a carried sidecar may sign only the operations its entitlement grants', as
   }
   sidecarOf(pod).env = sidecarOf(pod).env!.filter((e) => e.name !== 'SFD_OPERATIONS');
   t.false((await post(pod)).allowed, 'a sidecar without SFD_OPERATIONS signs every operation');
+  // The kubelet expands $(SFD_PROFILE) to billing, and the later member wins once the sidecar reads it.
+  const widened = '{"billing":{"operations":["getCustomer"]},"$(SFD_PROFILE)":"*"}';
+  setEnv(sidecarOf(pod), 'SFD_OPERATIONS', { value: widened });
+  const expanded = await post(pod);
+  t.false(expanded.allowed, widened);
+  t.regex(expanded.status!.message, /its SFD_OPERATIONS holds "\$\(", which the kubelet expands/);
+  const repeated = '{"billing":{"operations":["getCustomer"]},"billing":"*"}';
+  setEnv(sidecarOf(pod), 'SFD_OPERATIONS', { value: repeated });
+  t.false((await post(pod)).allowed, repeated);
 });

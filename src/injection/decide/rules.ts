@@ -7,7 +7,7 @@ import { INJECT_LABEL, INJECTED_VOLUMES } from '../contract.js';
 import { entitlementProblem, grantedOperations, type EntitlementPolicy } from '../policy/entitlement-policy.js';
 import { sameOperationItem } from '../../operations/operation-rules.js';
 import { operationsNarrowing } from './operations-narrowing.js';
-import type { InjectionOptions } from '../options.js';
+import { annotationOf, type InjectionOptions } from '../options.js';
 import type { PodFacts } from './facts.js';
 import { keyIsolationProblems } from './key-isolation.js';
 import { optionProblems } from './option-problems.js';
@@ -84,7 +84,17 @@ export function keepsItsOwnNetwork(facts: PodFacts): Finding | null {
 
 export function annotationsAreReadable(facts: PodFacts): Finding | null {
   if (facts.carried !== null) return null;
-  return finding('annotation', [...facts.optionProblems, ...optionProblems(facts.options, facts.annotations)]);
+  const { envSecret } = facts.options;
+  // A setting that cannot be parsed is repeated in the sidecar's log: never read one from the keys.
+  const fromKeys =
+    envSecret !== null && facts.isolation.keystoreSecrets.includes(envSecret)
+      ? [`annotation ${annotationOf('envSecret')}: ${envSecret} is a key store Secret; settings never come from one`]
+      : [];
+  return finding('annotation', [
+    ...facts.optionProblems,
+    ...optionProblems(facts.options, facts.annotations),
+    ...fromKeys,
+  ]);
 }
 
 export function entitledToItsProfiles(facts: PodFacts, context: RuleContext): Finding | null {

@@ -16,6 +16,7 @@ import {
   WAIT_READY_COMMAND,
 } from '../contract.js';
 import type { Container, EnvVar, Volume, VolumeMount } from '../pod.js';
+import { EXPANSION } from './option-problems.js';
 
 const ALLOWED_ENV = new Set(sidecarEnvNames());
 const LITERAL = new Set(LITERAL_ENV);
@@ -98,6 +99,8 @@ const isEmptyDirOnly = (volume: Volume): boolean =>
  */
 function envDeviations(entry: EnvVar, keystoreSecrets: readonly string[]): string[] {
   const name = entry.name;
+  if (typeof entry.value === 'string' && entry.value.includes(EXPANSION))
+    return [`its ${name} holds "${EXPANSION}", which the kubelet expands from the variables before it`];
   if (LITERAL.has(name)) {
     if (entry.valueFrom !== undefined) return [`its env takes ${name} from valueFrom, where injection writes a value`];
     const form = LITERAL_VALUES[name];
