@@ -44,11 +44,19 @@ export interface Activation {
 const isPlainObject = (v: unknown): v is Record<string, CelValue> =>
   typeof v === 'object' && v !== null && Object.getPrototypeOf(v) === Object.prototype;
 
-/** A JSON value (a pod as the API server reads it) as CEL values: whole numbers become int. */
+/**
+ * A JSON value (a pod as the API server reads it) as CEL values: whole numbers become int, and a field
+ * set to null is absent, as the API server's typed decoding of a pod drops it.
+ */
 export function fromJson(value: unknown): CelValue {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
   if (Array.isArray(value)) return value.map(fromJson);
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromJson(v)]));
+  if (isPlainObject(value))
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, fromJson(v)]),
+    );
   return value as CelValue;
 }
 
@@ -452,7 +460,7 @@ export class Evaluation {
       return new CelEvalError(`type '${typeName(operand)}' does not support field selection`);
     const found = lookup(operand, e.field);
     if (e.testOnly) return found !== undefined;
-    return found ?? new CelEvalError(`no such key: ${e.field}`);
+    return found === undefined ? new CelEvalError(`no such key: ${e.field}`) : found;
   }
 
   private call(e: ExprOf<'call'>, scope: Activation): Result {
