@@ -44,7 +44,7 @@ export interface AdmissionInput {
 
 /** The message of each validation the pod fails; empty when the API server would admit it. */
 export function refusals(policy: PolicySpec, input: AdmissionInput): string[] {
-  const evaluation = evaluatePolicy(policy as CelPolicySpec, input);
+  const evaluation = evaluatePolicy(policy, input);
   return evaluation.validations.flatMap((validation) => {
     if (typeof validation.result === 'string') throw new Error(`${validation.message}: ${validation.result}`);
     return validation.result ? [] : [validation.message ?? validation.expression];
