@@ -3,7 +3,7 @@
 // refuse is never evaluated: refusals() throws), then its variables and validations evaluated with
 // `object`, `oldObject`, `request` and `namespaceObject` bound as the API server binds them. The
 // defaulting the API server applies before admission is not run here.
-import { evaluatePolicy, type PolicySpec as CelPolicySpec } from './kube-cel/admission-cel.js';
+import { evaluatePolicy } from './kube-cel/admission-cel.js';
 import { parseAllDocuments } from 'yaml';
 import { kubeTool } from './k8s-tools.js';
 import { runTool } from './tools.js';
