@@ -1,9 +1,9 @@
-// The chart's ValidatingAdmissionPolicy, rendered by helm and evaluated with a CEL implementation
-// (@bufbuild/cel) as the API server evaluates it: its variables in order, then each validation, with
-// `object`, `oldObject`, `request` and `namespaceObject` bound as the API server binds them. What the
-// API server adds (its Kubernetes CEL libraries, its type checks against the Pod schema, its cost
-// limits, the defaulting before admission) is not run here.
-import { isCelError, run } from '@bufbuild/cel';
+// The chart's ValidatingAdmissionPolicy, rendered by helm and judged by the model of the API server's
+// CEL in kube-cel/: compiled as the API server compiles it when the policy is created (a policy it would
+// refuse is never evaluated: refusals() throws), then its variables and validations evaluated with
+// `object`, `oldObject`, `request` and `namespaceObject` bound as the API server binds them. The
+// defaulting the API server applies before admission is not run here.
+import { evaluatePolicy } from './kube-cel/admission-cel.js';
 import { parseAllDocuments } from 'yaml';
 import { kubeTool } from './k8s-tools.js';
 import { runTool } from './tools.js';
@@ -44,24 +44,9 @@ export interface AdmissionInput {
 
 /** The message of each validation the pod fails; empty when the API server would admit it. */
 export function refusals(policy: PolicySpec, input: AdmissionInput): string[] {
-  const namespace = input.namespace ?? 'shop';
-  const bindings: Record<string, unknown> = {
-    object: input.object,
-    oldObject: input.oldObject ?? null,
-    request: { operation: input.operation ?? 'CREATE', namespace },
-    namespaceObject: {
-      metadata: { name: namespace, ...(input.namespaceLabels ? { labels: input.namespaceLabels } : {}) },
-    },
-  };
-  const variables: Record<string, unknown> = {};
-  for (const variable of policy.variables) {
-    const value = run(variable.expression, { ...bindings, variables } as never);
-    if (isCelError(value)) throw new Error(`variable ${variable.name}: ${String(value)}`);
-    variables[variable.name] = value;
-  }
-  return policy.validations.flatMap((validation) => {
-    const result = run(validation.expression, { ...bindings, variables } as never);
-    if (isCelError(result)) throw new Error(`${validation.message}: ${String(result)}`);
-    return result === true ? [] : [validation.message];
+  const evaluation = evaluatePolicy(policy, input);
+  return evaluation.validations.flatMap((validation) => {
+    if (typeof validation.result === 'string') throw new Error(`${validation.message}: ${validation.result}`);
+    return validation.result ? [] : [validation.message ?? validation.expression];
   });
 }
