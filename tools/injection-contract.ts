@@ -19,6 +19,8 @@ import {
   WAIT_READY_COMMAND,
 } from '../src/injection/contract.js';
 import { BASELINE_CAPABILITIES } from '../src/injection/decide/key-isolation.js';
+import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
+import { SETTINGS } from '../src/config/settings.js';
 
 /** A list as a CEL map literal's keys: membership is one look-up, whatever the list's length. */
 const asKeys = (names: readonly string[]): Record<string, boolean> =>
@@ -40,6 +42,10 @@ export function injectionContract(): string {
     literalValues: Object.fromEntries(Object.entries(LITERAL_VALUES).map(([name, form]) => [name, form.source])),
     terminationMessagePolicy: TERMINATION_MESSAGE_POLICY,
     baselineCapabilities: asKeys(BASELINE_CAPABILITIES),
+    profileEnv: SETTINGS.profile.env,
+    allowedProfilesEnv: SETTINGS.allowedProfiles.env,
+    defaultProfile: SETTINGS.profile.default,
+    profilePattern: PROFILE_NAME_PATTERN.source,
     injectLabel: INJECT_LABEL,
     namespaceOptIn: NAMESPACE_OPT_IN,
     injectorLabel: INJECTOR_LABEL,

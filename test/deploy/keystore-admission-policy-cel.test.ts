@@ -29,6 +29,18 @@ const RENDERINGS: Record<string, string[]> = {
     'webhook.objectSelectorExtra[1].key=legacy',
     'webhook.objectSelectorExtra[1].operator=DoesNotExist',
   ],
+  'an entitlement policy as parameters': [
+    'policy.entitlements[0].namespace=shop',
+    'policy.entitlements[0].profiles={billing,payroll}',
+    'policy.entitlements[1].namespace=shop',
+    'policy.entitlements[1].serviceAccounts={checkout}',
+    'policy.entitlements[1].profiles={orders}',
+  ],
+  'the per-profile layout with an entitlement policy': [
+    'keystore.layout=per-profile',
+    'policy.entitlements[0].namespace=shop',
+    'policy.entitlements[0].profiles={billing}',
+  ],
   'image registry and digest': [
     'global.imageRegistry=mirror.example.internal',
     `sidecar.image.digest=${DIGEST}`,

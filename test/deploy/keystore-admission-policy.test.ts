@@ -7,7 +7,13 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { parse, parseAllDocuments } from 'yaml';
-import { refusals, renderedPolicy, type AdmissionInput, type PolicySpec } from '../helpers/admission-policy.js';
+import {
+  refusals,
+  renderedParams,
+  renderedPolicy,
+  type AdmissionInput,
+  type PolicySpec,
+} from '../helpers/admission-policy.js';
 import { renderChart } from '../helpers/chart-render.js';
 import { runCli } from '../helpers/cli-process.js';
 import { CORPUS_INJECT_ARGS } from '../helpers/corpus-settings.js';
@@ -574,4 +580,109 @@ test('one render with a mirror, a digest and extra selector terms: the injector 
   delete unjudged.metadata.labels!.team;
   t.true(refusals(policy, { object: unjudged, namespaceLabels }).some((m) => /one the injector judges/.test(m)));
   t.true(refusals(policy, { object: pod, namespaceLabels: { env: 'prod' } }).some((m) => /injector judges/.test(m)));
+});
+
+test('with an entitlement policy, the API server refuses a reader signing as a profile not granted', async (t) => {
+  const values = [
+    'policy.entitlements[0].namespace=shop',
+    'policy.entitlements[0].profiles={billing}',
+    'policy.entitlements[1].namespace=shop',
+    'policy.entitlements[1].serviceAccounts={checkout}',
+    'policy.entitlements[1].profiles={orders}',
+  ];
+  const policy = renderedPolicy(...values);
+  const params = renderedParams(...values);
+  const judged = (pod: Pod, namespace = 'shop') => refusals(policy, { object: pod, namespace, params });
+  const entitlement = /entitlement policy grants/;
+  const as = async (account: string | undefined, annotations: Record<string, string>) => {
+    const pod = await injected({ containers: [app()] }, annotations);
+    if (account !== undefined) pod.spec.serviceAccountName = account;
+    return pod;
+  };
+
+  t.deepEqual(judged(await as(undefined, { 'sfd-sidecar.io/profile': 'billing' })), [], 'granted to the namespace');
+  t.deepEqual(judged(await as('checkout', { 'sfd-sidecar.io/profile': 'orders' })), [], 'granted to its account');
+  const picker = await as('checkout', {
+    'sfd-sidecar.io/profile': 'orders',
+    'sfd-sidecar.io/allowed-profiles': 'billing, orders',
+    'sfd-sidecar.io/profile-header': 'X-Pick',
+  });
+  t.deepEqual(judged(picker), [], 'every profile it may pick is granted');
+
+  const refused = (pod: Pod, namespace?: string) => judged(pod, namespace).some((m) => entitlement.test(m));
+  t.true(refused(await as(undefined, { 'sfd-sidecar.io/profile': 'orders' })), 'orders is the checkout account only');
+  t.true(refused(await as('web', { 'sfd-sidecar.io/profile': 'payroll' })), 'payroll is granted to no one');
+  t.true(refused(await as(undefined, { 'sfd-sidecar.io/profile': 'billing' }), 'bank'), 'another namespace');
+  const widened = structuredClone(picker);
+  envOf(widened).find((e) => e.name === 'SFD_ALLOWED_PROFILES')!.value = 'billing,orders,payroll';
+  t.true(refused(widened), 'a profile it may pick per request is judged too');
+  const blank = await as(undefined, { 'sfd-sidecar.io/profile': 'billing' });
+  envOf(blank).find((e) => e.name === 'SFD_PROFILE')!.value = ' ';
+  t.true(refused(blank), 'a blank profile is the default profile, which is not granted');
+  const suffix = await as(undefined, { 'sfd-sidecar.io/profile': 'billing' });
+  envOf(suffix).find((e) => e.name === 'SFD_PROFILE')!.value = 'billing,payroll';
+  t.true(refused(suffix), 'a value that is no profile name matches no grant');
+  const renamed = await as(undefined, { 'sfd-sidecar.io/profile': 'billing' });
+  delete renamed.spec.serviceAccountName;
+  renamed.spec.serviceAccount = 'checkout';
+  envOf(renamed).find((e) => e.name === 'SFD_PROFILE')!.value = 'orders';
+  t.deepEqual(judged(renamed), [], 'the older serviceAccount field names the account too');
+  t.true(
+    judged(await as(undefined, { 'sfd-sidecar.io/profile': 'billing' })).length === 0 &&
+      refusals(policy, { object: await as(undefined, {}), namespace: 'shop', params: { data: {} } }).some((m) =>
+        entitlement.test(m),
+      ),
+    'with no grants at all, nothing is granted',
+  );
+});
+
+test('with the per-profile layout, a reader mounts exactly the files of the profiles it signs with', async (t) => {
+  const policy = renderedPolicy('keystore.layout=per-profile');
+  const pod = await injected(
+    { containers: [app()] },
+    {
+      'sfd-sidecar.io/profile': 'billing',
+      'sfd-sidecar.io/allowed-profiles': 'billing,orders',
+      'sfd-sidecar.io/profile-header': 'X-Pick',
+    },
+    ['--keystore-layout', 'per-profile'],
+  );
+  t.deepEqual(refusals(policy, { object: pod }), [], 'as injection writes it');
+  const layout = /per-profile key store layout/;
+  const keysOf = (p: Pod) => volumesOf(p).find((v) => v.name === 'sfd-sidecar-keystore')!.secret!;
+  const changed = (change: (p: Pod) => void): boolean => {
+    const copy = structuredClone(pod);
+    change(copy);
+    return refusals(policy, { object: copy }).some((m) => layout.test(m));
+  };
+  t.true(
+    changed((p) => delete keysOf(p).items),
+    'the whole Secret',
+  );
+  t.true(
+    changed((p) => (keysOf(p).items as unknown[]).push({ key: 'payroll.json', path: 'payroll.json' })),
+    'another profile',
+  );
+  t.true(
+    changed((p) => (keysOf(p).items = [{ key: 'billing.json', path: 'billing.json' }])),
+    'a profile it may pick is missing',
+  );
+  t.true(
+    changed((p) => (keysOf(p).items as unknown[]).push({ key: '.json', path: '.json' })),
+    'a file of no profile',
+  );
+  t.true(
+    changed((p) => ((keysOf(p).items as { path: string }[])[0]!.path = 'orders.json')),
+    'a file under another profile name',
+  );
+  t.true(
+    refusals(policy, {
+      object: (() => {
+        const copy = structuredClone(pod);
+        envOf(copy).push({ name: 'SFD_PROFILE', value: 'payroll' });
+        return copy;
+      })(),
+    }).some((m) => /once each/.test(m)),
+    'SFD_PROFILE given twice, the kubelet reading the last',
+  );
 });

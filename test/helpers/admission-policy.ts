@@ -14,6 +14,15 @@ export interface PolicySpec {
 }
 
 export function renderedPolicy(...setValues: string[]): PolicySpec {
+  return renderedObject('templates/keystore-admission-policy.yaml', 'ValidatingAdmissionPolicy', setValues).spec;
+}
+
+/** The policy's parameters (the entitlement policy as a ConfigMap), rendered with the same values. */
+export function renderedParams(...setValues: string[]): { data: Record<string, string> } {
+  return renderedObject('templates/entitlements-params.yaml', 'ConfigMap', setValues) as never;
+}
+
+function renderedObject(template: string, kind: string, setValues: string[]): { spec: PolicySpec } {
   const args = [
     'template',
     'r',
@@ -24,13 +33,13 @@ export function renderedPolicy(...setValues: string[]): PolicySpec {
     'keystore.existingSecret=sfd-keys',
   ];
   for (const value of setValues) args.push('--set', value);
-  const result = runTool(kubeTool('helm'), [...args, '--show-only', 'templates/keystore-admission-policy.yaml']);
+  const result = runTool(kubeTool('helm'), [...args, '--show-only', template]);
   if (result.code !== 0) throw new Error(result.stderr);
-  const policy = parseAllDocuments(result.stdout)
+  const object = parseAllDocuments(result.stdout)
     .map((d) => d.toJS() as { kind: string; spec: PolicySpec })
-    .find((o) => o.kind === 'ValidatingAdmissionPolicy');
-  if (!policy) throw new Error('no ValidatingAdmissionPolicy rendered');
-  return policy.spec;
+    .find((o) => o.kind === kind);
+  if (!object) throw new Error(`no ${kind} rendered`);
+  return object;
 }
 
 export interface AdmissionInput {
@@ -40,6 +49,8 @@ export interface AdmissionInput {
   readonly namespace?: string;
   /** The labels of the pod's namespace. */
   readonly namespaceLabels?: Record<string, string>;
+  /** The policy's parameters, when it has a paramKind. */
+  readonly params?: unknown;
 }
 
 /** The message of each validation the pod fails; empty when the API server would admit it. */

@@ -215,3 +215,49 @@ test('a carried sidecar may sign only the operations its entitlement grants', as
   setEnv(sidecarOf(pod), 'SFD_OPERATIONS', { value: repeated });
   t.false((await post(pod)).allowed, repeated);
 });
+
+test('with the per-profile layout, a carried sidecar mounts exactly the files of its profiles', async (t) => {
+  const defaults = { ...DEFAULTS, keystoreLayout: 'per-profile' as const };
+  const stack = await startInjectorStack(t, defaults, { policy: () => POLICY });
+  const injected = parse(
+    (
+      await runCli(
+        ['inject', '--keystore-secret', 'sfd-keys', '--keystore-layout', 'per-profile', '--profile', 'billing'].concat([
+          '--image',
+          DEFAULTS.image,
+          '-',
+        ]),
+        {
+          input: JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: { name: 'web', labels: { 'sfd-sidecar.io/inject': 'true' } },
+            spec: { serviceAccountName: 'checkout', containers: [{ name: 'web', image: 'example/web:1' }] },
+          }),
+        },
+      )
+    ).stdout,
+  ) as Pod;
+  const post = async (pod: Pod) =>
+    (JSON.parse((await stack.post('/mutate', admissionReviewOf(pod))).body) as Review).response;
+  t.true((await post(injected)).allowed, 'as injection writes it');
+  const keys = (pod: Pod) => pod.spec.volumes!.find((v) => v.name === 'sfd-sidecar-keystore')!.secret!;
+  const changes: [string, (pod: Pod) => void][] = [
+    ['the whole Secret', (pod) => delete keys(pod).items],
+    [
+      "payroll's file besides its own",
+      (pod) => (keys(pod).items as unknown[]).push({ key: 'payroll.json', path: 'payroll.json' }),
+    ],
+    ["payroll's file under its own name", (pod) => (keys(pod).items = [{ key: 'payroll.json', path: 'billing.json' }])],
+  ];
+  for (const [title, change] of changes) {
+    const pod = structuredClone(injected);
+    change(pod);
+    const answer = await post(pod);
+    t.false(answer.allowed, title);
+    t.regex(answer.status!.message, /does not list exactly the files of the profiles it signs with \(billing\.json\)/);
+  }
+  const twice = structuredClone(injected);
+  sidecarOf(twice).env!.push({ name: 'SFD_PROFILE', value: 'billing' });
+  t.regex((await post(twice)).status!.message, /its env names SFD_PROFILE twice/);
+});

@@ -213,3 +213,47 @@ selector: the admission policy admits only pods the webhook's selectors match.
 {{- define "sfd-sidecar.contract" -}}
 {{- .Files.Get "files/injection-contract.json" -}}
 {{- end -}}
+
+{{/*
+The entitlement policy as the admission policy's parameters, a ConfigMap's data: one key per namespace
+(an entry naming no service accounts) and per namespace.serviceaccount (a namespace holds no dot, so
+the first dot parts the two; a ConfigMap key cannot hold `/`), each the profiles it grants between
+commas (`,billing,payroll,`), so that the API server asks whether `,NAME,` is in it.
+*/}}
+{{- define "sfd-sidecar.entitlementParams" -}}
+{{- $data := dict -}}
+{{- range .Values.policy.entitlements -}}
+{{- $entry := . -}}
+{{- $keys := list .namespace -}}
+{{- if .serviceAccounts -}}
+{{- $keys = list -}}
+{{- range .serviceAccounts -}}
+{{- $keys = append $keys (printf "%s.%s" $entry.namespace .) -}}
+{{- end -}}
+{{- end -}}
+{{- range $keys -}}
+{{- if gt (len .) 253 -}}
+{{- fail (printf "policy.entitlements: %s is longer than a ConfigMap key may be (253): shorten the service account name" .) -}}
+{{- end -}}
+{{- $_ := set $data . (concat (get $data . | default list) $entry.profiles | uniq) -}}
+{{- end -}}
+{{- end -}}
+{{- $rendered := dict -}}
+{{- range $key, $profiles := $data -}}
+{{- $_ := set $rendered $key (printf ",%s," (sortAlpha $profiles | join ",")) -}}
+{{- end -}}
+{{- toJson $rendered -}}
+{{- end -}}
+
+
+{{/*
+A CEL expression of the profiles a key store reader (the container .c; .contract the injection
+contract) signs with, as `,own,picked,...,`: its one SFD_PROFILE (blank or absent: the default profile)
+and each of its one SFD_ALLOWED_PROFILES, trimmed, as the sidecar reads them. The policy admits each
+of those variables once only, so the first entry is the one the kubelet gives.
+*/}}
+{{- define "sfd-sidecar.celProfiles" -}}
+{{- $own := printf "(has(%s.env) && %s.env.exists(e, e.name == '%s' && has(e.value) && e.value.trim() != '') ? %s.env.filter(e, e.name == '%s')[0].value.trim() : '%s')" .c .c .contract.profileEnv .c .contract.profileEnv .contract.defaultProfile -}}
+{{- $picked := printf "(has(%s.env) && %s.env.exists(e, e.name == '%s' && has(e.value)) ? %s.env.filter(e, e.name == '%s')[0].value.split(',').map(n, n.trim()).join(',') : '')" .c .c .contract.allowedProfilesEnv .c .contract.allowedProfilesEnv -}}
+{{- printf "(',' + %s + ',' + %s + ',')" $own $picked -}}
+{{- end -}}

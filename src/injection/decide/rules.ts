@@ -3,7 +3,9 @@
 // rule, a pod that already carries a sidecar included (then the rules judge the sidecar it carries). A
 // new refusal is one rule here and one row in reasons.ts.
 import { quoteValue } from '../../config/quote-value.js';
-import { INJECT_LABEL, INJECTED_VOLUMES } from '../contract.js';
+import { INJECT_LABEL, INJECTED_VOLUMES, KEYSTORE_VOLUME } from '../contract.js';
+import { isRecord } from '../../text/is-record.js';
+import type { Volume } from '../pod.js';
 import { entitlementProblem, grantedOperations, type EntitlementPolicy } from '../policy/entitlement-policy.js';
 import { sameOperationItem } from '../../operations/operation-rules.js';
 import { operationsNarrowing } from './operations-narrowing.js';
@@ -64,7 +66,27 @@ export function carriesOnlyWhatInjectionMakes(facts: PodFacts, context: RuleCont
   };
   const problems = sidecarDeviations(carried.container, expected).map((p) => `its sidecar differs: ${p}`);
   if (!carried.profiles.ok) problems.push(`its sidecar's profiles cannot be judged: ${carried.profiles.why}`);
+  else if (context.defaults.keystoreLayout === 'per-profile')
+    problems.push(...perProfileFileProblems(facts.template.spec.volumes ?? [], carried.profiles.names));
   return finding('carried-sidecar', problems);
+}
+
+/**
+ * With the per-profile layout a sidecar's key store volume holds exactly the files of the profiles it
+ * signs with, as injection writes it: the whole Secret, or another profile's file, would put that
+ * profile's keys in a pod not entitled to them.
+ */
+function perProfileFileProblems(volumes: readonly Volume[], profiles: readonly string[]): string[] {
+  const volume = volumes.find((v) => v.name === KEYSTORE_VOLUME);
+  const items = volume?.secret?.items;
+  const wanted = profiles.map((profile) => `${profile}.json`);
+  const listed = Array.isArray(items) ? items : [];
+  const exact =
+    listed.length === wanted.length &&
+    wanted.every((file) => listed.some((item) => isRecord(item) && item.key === file && item.path === file));
+  return exact
+    ? []
+    : [`its key store volume does not list exactly the files of the profiles it signs with (${wanted.join(', ')})`];
 }
 
 export function runsOnLinux(facts: PodFacts): Finding | null {

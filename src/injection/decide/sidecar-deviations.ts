@@ -48,6 +48,9 @@ export function sidecarDeviations(
   const env = (container.env ?? []).map((e) => e.name).filter((name) => !ALLOWED_ENV.has(name));
   if (env.length > 0) found.push(`its env sets ${[...new Set(env)].join(', ')}, which injection never writes`);
   found.push(...(container.env ?? []).flatMap((e) => envDeviations(e, expected.keystoreSecrets)));
+  // The kubelet takes the last of a name given twice; what was judged may be the first.
+  const twice = repeatedNames(container.env ?? []);
+  if (twice.length > 0) found.push(`its env names ${twice.join(', ')} twice, which injection never does`);
   found.push(...mountDeviations(container.volumeMounts ?? [], expected.volumes));
   for (const probe of PROBES) {
     const value = container[probe];
@@ -61,6 +64,14 @@ export function sidecarDeviations(
 }
 
 const PROBE_ACTIONS = ['exec', 'tcpSocket', 'grpc'];
+
+/** The names given more than once, each once, in one pass. */
+function repeatedNames(env: readonly EnvVar[]): string[] {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const entry of env) (seen.has(entry.name) ? repeated : seen).add(entry.name);
+  return [...repeated];
+}
 
 /**
  * How the sidecar's mounts differ from injection's: its two mounts and no other, each read-only at its

@@ -99,12 +99,6 @@ function operationsOf(entry: Record<string, unknown>, at: string, problems: stri
   return items;
 }
 
-/** The service account a pod runs as: the one it names, else `default`, as the API server decides. */
-export function serviceAccountOf(spec: { serviceAccountName?: unknown; serviceAccount?: unknown } | undefined): string {
-  const named = spec?.serviceAccountName ?? spec?.serviceAccount;
-  return typeof named === 'string' && named !== '' ? named : 'default';
-}
-
 /**
  * What the policy lets a namespace's service account sign with a profile: the union of the operations
  * of every entry that entitles it (an entry without operations grants every one: null), enforced only
