@@ -133,6 +133,9 @@ export function chartValuesSchema(): Schema {
         image: imageValues("The image of the sidecar added to pods, apart from the injector's.", {
           pullPolicy: { enum: [...IMAGE_PULL_POLICIES], description: SETTINGS.imagePullPolicy.description },
         }),
+        minimumVersion: string(`${SETTINGS.sidecarMinVersion.description}; the chart's appVersion when empty`, {
+          pattern: '^([0-9]{1,9}[.][0-9]{1,9}[.][0-9]{1,9})?$',
+        }),
         mode: { enum: [...INJECTION_MODES], description: SETTINGS.sidecarMode.description },
         resources: object(
           "The sidecar's requests and limits; a pod's annotations win.",

@@ -524,6 +524,16 @@ export const SETTINGS = define({
     defaultText: `${IMAGE_REPOSITORY}:VERSION (this build's version)`,
     commands: INJECT,
   } satisfies SettingDefinition<string>,
+  sidecarMinVersion: {
+    env: 'SFD_SIDECAR_MIN_VERSION',
+    description:
+      'the oldest sidecar version a pod may already carry (inject or a manifest injected before): a carried ' +
+      'sidecar must run SFD_IMAGE exactly or its repository at a version tag no older',
+    parse: (raw: string): Parsed<string> => (/^\d{1,9}\.\d{1,9}\.\d{1,9}$/.test(raw.trim()) ? ok(raw.trim()) : fail('X.Y.Z')),
+    allowed: 'a version, X.Y.Z',
+    defaultText: "VERSION (this build's version)",
+    commands: INJECT,
+  } satisfies SettingDefinition<string>,
   keystoreSecret: {
     env: 'SFD_KEYSTORE_SECRET',
     description:

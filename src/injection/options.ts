@@ -26,6 +26,8 @@ export { INJECTION_MODES, type InjectionMode, type SidecarUser } from '../config
 export interface InjectionOptions {
   readonly image: string;
   readonly imagePullPolicy: ImagePullPolicy;
+  /** The oldest version of the sidecar a pod may carry. */
+  readonly minimumVersion: string;
   /** null when none is set anywhere. */
   readonly keystoreSecret: string | null;
   readonly keystoreKey: string;
@@ -88,6 +90,11 @@ export const OPTIONS: OptionTable = {
     setting: 'image',
     fromSettings: (r) => r.value('image') ?? `${IMAGE_REPOSITORY}:${VERSION}`,
     description: 'the sidecar image',
+  },
+  minimumVersion: {
+    setting: 'sidecarMinVersion',
+    fromSettings: (r) => r.value('sidecarMinVersion') ?? VERSION,
+    description: 'the oldest sidecar version a pod may carry',
   },
   imagePullPolicy: {
     setting: 'imagePullPolicy',

@@ -50,7 +50,7 @@ test('a healthy installation: all ok but the missing entitlement policy, exit 0,
   );
   for (const check of ['injector', 'webhook', 'CA bundle', 'admission policy', 'key store Secret', 'sidecar image'])
     t.regex(run.stdout, new RegExp(`^ok\\s+${check}\\s`, 'm'), check);
-  t.regex(run.stdout, /2 of 2 pods of sfd-system\/sfd-sidecar ready, version 0\.1\.0/);
+  t.regex(run.stdout, /2 of 2 pods of sfd-system\/sfd-sidecar ready, version 0\.2\.0/);
   t.regex(run.stdout, /shop\/sfd-keys holds keystore\.json/);
   const key = String((TLS.data as Json)['tls.key']);
   for (const secret of [KEYSTORE_VALUE, Buffer.from(KEYSTORE_VALUE).toString('base64'), key, key.slice(0, 40)])

@@ -120,7 +120,7 @@ test(
     const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
     t.like(env, {
       SFD_KEYSTORE_SECRET: 'sfd-keys',
-      SFD_IMAGE: 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',
+      SFD_IMAGE: 'ghcr.io/sfd-sidecar/sfd-sidecar:0.2.0',
       SFD_SIDECAR_MODE: 'native',
       SFD_INJECTOR_LISTEN: ':8443',
     });
@@ -295,7 +295,7 @@ test('the values people expect reach the injector; signatureVersion 2 is taken a
   });
   const env = JSON.stringify(spec.containers[0]!.env);
   t.true(env.includes('{"name":"SFD_SIGNATURE_VERSION","value":"2"}'));
-  t.true(env.includes('{"name":"SFD_IMAGE","value":"registry.example.internal/sfd-sidecar:0.1.0"}'));
+  t.true(env.includes('{"name":"SFD_IMAGE","value":"registry.example.internal/sfd-sidecar:0.2.0"}'));
   t.true(objects.every((o) => o.metadata.name.startsWith('injector')));
   t.is(webhooksOf(objects)[0]!.failurePolicy, 'Fail');
   const asString = render(['--set', 'keystore.existingSecret=k', '--set-string', 'sidecar.signatureVersion=1']);
@@ -521,10 +521,10 @@ test("the sidecar's image, pull policy and resources are values of their own, ap
   ]);
   t.is(code, 0, stderr);
   const container = injectorPod(objects).template.spec.containers[0]!;
-  t.is(container.image, 'registry.local/injector:0.1.0');
+  t.is(container.image, 'registry.local/injector:0.2.0');
   const env = Object.fromEntries((container.env as { name: string; value?: string }[]).map((e) => [e.name, e.value]));
   t.like(env, {
-    SFD_IMAGE: `registry.local/sidecar:0.1.0@${digest}`,
+    SFD_IMAGE: `registry.local/sidecar:0.2.0@${digest}`,
     SFD_IMAGE_PULL_POLICY: 'Always',
     SFD_SIDECAR_CPU_REQUEST: '100m',
     SFD_SIDECAR_MEMORY_LIMIT: '256Mi',

@@ -31,7 +31,7 @@ test('the example overlay adds the sidecar with the Component; a setting is chan
   const env = Object.fromEntries((sidecar.env ?? []).map((e) => [e.name, e.value]));
   t.is(env.SFD_PROFILE, 'billing');
   t.is(env.SFD_LISTEN, '127.0.0.1:8080');
-  t.is((sidecar as { image?: string }).image, 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0');
+  t.is((sidecar as { image?: string }).image, 'ghcr.io/sfd-sidecar/sfd-sidecar:0.2.0');
   const overlay = readFileSync(join(REPO_ROOT, 'deploy/kustomize/example/overlay/kustomization.yaml'), 'utf8');
   t.notRegex(overlay, /path: \/spec/, 'no JSON patch by position');
 });

@@ -76,7 +76,7 @@ export async function appPod(
       '--keystore-secret',
       'sfd-keys',
       '--image',
-      options.image ?? 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',
+      options.image ?? 'ghcr.io/sfd-sidecar/sfd-sidecar:0.2.0',
     ];
     const result = await runCli([...args, '-'], { input: JSON.stringify(pod) });
     if (result.code !== 0) throw new Error(result.stderr);

@@ -1,10 +1,12 @@
 // Injection defaults for tests, and the way to find the sidecar in a pod template.
 import type { InjectionOptions } from '../../src/injection/options.js';
 import type { Container, PodTemplate } from '../../src/injection/pod.js';
+import { VERSION } from '../../src/version.js';
 
 export const DEFAULTS: InjectionOptions = Object.freeze({
-  image: 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',
+  image: `ghcr.io/sfd-sidecar/sfd-sidecar:${VERSION}`,
   imagePullPolicy: 'IfNotPresent',
+  minimumVersion: VERSION,
   keystoreSecret: 'sfd-keys',
   keystoreKey: 'keystore.json',
   keystoreLayout: 'file',

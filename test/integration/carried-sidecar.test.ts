@@ -156,6 +156,16 @@ const ATTACKS: [title: string, change: (pod: Pod) => void, expected: RegExp][] =
     /its sidecar listens on 8080 \(SFD_LISTEN\), which is declared by container web/,
   ],
   [
+    'a sidecar pinned to a release from before operation limits',
+    (pod) => (sidecarOf(pod).image = 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0'),
+    /its image 0\.1\.0 is older than/,
+  ],
+  [
+    "a sidecar pinned to a digest that is not the injector's",
+    (pod) => (sidecarOf(pod).image = `ghcr.io/sfd-sidecar/sfd-sidecar:9.9.9@sha256:${'b'.repeat(64)}`),
+    /digest that is not the injector's own/,
+  ],
+  [
     'a sidecar from another image',
     (pod) => (sidecarOf(pod).image = 'attacker.example/sfd-sidecar:0.1.0'),
     /its image is not from ghcr.io\/sfd-sidecar\/sfd-sidecar/,

@@ -93,7 +93,7 @@ test('the patch the webhook returns gives exactly the pod `inject` prints, with 
     '--keystore-secret',
     'sfd-keys',
     '--image',
-    'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0',
+    'ghcr.io/sfd-sidecar/sfd-sidecar:0.2.0',
     '--upstream-url',
     'https://base-api.swiftfederation.com',
     file,

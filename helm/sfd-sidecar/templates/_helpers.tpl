@@ -168,6 +168,7 @@ true
 What the injector, its webhook and the key store admission policy must agree on, as JSON:
 - image: the sidecar image the injector adds (SFD_IMAGE), from sidecar.image and global.imageRegistry;
 - repository: that image's repository, the only one the policy admits a key store reader from;
+- minimumVersion: the oldest sidecar version a pod may carry (sidecar.minimumVersion, else appVersion);
 - excludedNamespaces: kube-system, the release's own and webhook.excludeNamespaces, never judged;
 - namespaceSelectorTerms and objectSelectorTerms: webhook.*SelectorExtra, which both webhooks add to
   their selectors and the policy requires of a pod with the sidecar.
@@ -181,6 +182,7 @@ every pod the injector made.
 {{- toJson (dict
   "image" (include "sfd-sidecar.imageReference" $image)
   "repository" (include "sfd-sidecar.imageRepository" $image)
+  "minimumVersion" (.Values.sidecar.minimumVersion | default .Chart.AppVersion)
   "excludedNamespaces" (concat (list "kube-system" .Release.Namespace) $webhook.excludeNamespaces)
   "namespaceSelectorTerms" ($webhook.namespaceSelectorExtra | default list)
   "objectSelectorTerms" ($webhook.objectSelectorExtra | default list)) -}}

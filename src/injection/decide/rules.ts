@@ -61,6 +61,8 @@ export function carriesOnlyWhatInjectionMakes(facts: PodFacts, context: RuleCont
   const repository = repositoryOf(context.defaults.image);
   const expected = {
     repository,
+    ownImage: context.defaults.image,
+    minimumVersion: context.defaults.minimumVersion,
     keystoreSecrets: facts.isolation.keystoreSecrets,
     volumes: facts.template.spec.volumes ?? [],
   };

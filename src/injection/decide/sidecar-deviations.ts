@@ -17,6 +17,7 @@ import {
 } from '../contract.js';
 import type { Container, EnvVar, Volume, VolumeMount } from '../pod.js';
 import { EXPANSION } from './option-problems.js';
+import { sidecarImageProblem } from './sidecar-version.js';
 
 const ALLOWED_ENV = new Set(sidecarEnvNames());
 const LITERAL = new Set(LITERAL_ENV);
@@ -30,6 +31,9 @@ export function sidecarDeviations(
   container: Container,
   expected: {
     readonly repository: string;
+    /** The image the injector writes, and the oldest version a carried sidecar may run. */
+    readonly ownImage: string;
+    readonly minimumVersion: string;
     readonly keystoreSecrets: readonly string[];
     /** The pod's volumes, which the sidecar's mounts name. */
     readonly volumes: readonly Volume[];
@@ -40,8 +44,8 @@ export function sidecarDeviations(
   if (own.length > 0) found.push(`it sets ${own.join(', ')}, which injection never does`);
   const path = container.terminationMessagePath;
   if (path !== undefined && path !== TERMINATION_LOG) found.push('it sets a terminationMessagePath of its own');
-  if (typeof container.image !== 'string' || repositoryOf(container.image) !== expected.repository)
-    found.push(`its image is not from ${expected.repository}`);
+  const image = sidecarImageProblem(container.image, expected);
+  if (image !== null) found.push(image);
   const policy = container.terminationMessagePolicy;
   if (policy !== undefined && policy !== TERMINATION_MESSAGE_POLICY)
     found.push(`its terminationMessagePolicy may copy its log into the pod's status (${JSON.stringify(policy)})`);
