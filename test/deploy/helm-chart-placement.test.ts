@@ -1,11 +1,15 @@
 // The chart's values for where and how the injector runs, and for objects of the operator's own, rendered
 // with the real helm and each object checked against the Kubernetes schemas: the injector on its nodes'
 // network (for API servers that cannot reach pod addresses), its grace period, and extraObjects.
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
-import { renderChart } from '../helpers/chart-render.js';
+import { parse } from 'yaml';
+import { CHART, renderChart } from '../helpers/chart-render.js';
 import { kubeTool, validateObject, type K8sObject } from '../helpers/k8s-tools.js';
 import { selects, type Selector } from '../helpers/label-selector.js';
-import { runTool } from '../helpers/tools.js';
+import { REPO_ROOT, runTool } from '../helpers/tools.js';
 
 const BASE = ['--set', 'keystore.existingSecret=sfd-keys'];
 
@@ -160,4 +164,32 @@ test('extraObjects installs manifests given as maps or strings, rendered with th
   const wrong = renderChart([...BASE, '--set-json', 'extraObjects=[42]']);
   t.not(wrong.code, 0);
   t.regex(wrong.stderr, /extraObjects/);
+});
+
+/** NOTES.txt as helm install prints it, rendered offline through tpl in a copy of the chart. */
+function notesOf(args: string[]): string {
+  const copy = join(mkdtempSync(join(tmpdir(), 'sfd-chart-')), 'sfd-sidecar');
+  cpSync(join(REPO_ROOT, CHART), copy, { recursive: true });
+  cpSync(join(copy, 'templates/NOTES.txt'), join(copy, 'files/NOTES.txt'));
+  writeFileSync(
+    join(copy, 'templates/notes-as-configmap.yaml'),
+    'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: notes\ndata:\n  notes: {{ tpl (.Files.Get ' +
+      '"files/NOTES.txt") . | quote }}\n',
+  );
+  const result = runTool(kubeTool('helm'), [
+    ...['template', 'release', copy, '--namespace', 'sfd-system', ...BASE, ...args],
+    ...['--show-only', 'templates/notes-as-configmap.yaml'],
+  ]);
+  if (result.code !== 0) throw new Error(result.stderr);
+  return (parse(result.stdout) as { data: { notes: string } }).data.notes;
+}
+
+test("NOTES name the node ports, the namespace's Pod Security level, and a NetworkPolicy that cannot apply", (t) => {
+  const hostNetwork = ['--set', 'hostNetwork=true', '--set', 'port=10260', '--set', 'adminPort=10261'];
+  const notes = notesOf([...hostNetwork, '--set', 'networkPolicy.enabled=true']);
+  t.regex(notes, /ports 10260 \(webhook\) and 10261\s+\(admin\) are open on those nodes/);
+  t.regex(notes, /kubectl label namespace sfd-system pod-security\.kubernetes\.io\/enforce=privileged --overwrite/);
+  t.regex(notes, /networkPolicy does not apply to pods on the host's network/);
+  t.notRegex(notesOf(hostNetwork), /networkPolicy does not apply/);
+  t.notRegex(notesOf([]), /nodes' network|privileged/);
 });
