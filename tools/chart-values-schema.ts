@@ -272,6 +272,11 @@ export function chartValuesSchema(): Schema {
       }),
       port: PORT('Webhook port of the injector (HTTPS).'),
       adminPort: PORT('Admin port of the injector: /healthz, /readyz, /metrics.'),
+      hostNetwork: {
+        type: 'boolean',
+        description: "Run the injector in its node's network namespace, where the API server cannot reach pods.",
+      },
+      terminationGracePeriodSeconds: integer("Seconds the injector's pods get to stop.", 0),
       logLevel: { enum: [...LOG_LEVELS], description: SETTINGS.logLevel.description },
       extraEnv: passThrough('Extra environment variables for the injector.', 'array'),
       extraArgs: {
@@ -303,6 +308,11 @@ export function chartValuesSchema(): Schema {
       tolerations: passThrough("Tolerations of the injector's pods.", 'array'),
       affinity: passThrough("Affinity of the injector's pods."),
       priorityClassName: string("Priority class of the injector's pods."),
+      extraObjects: {
+        type: 'array',
+        description: 'More objects to install with the release, each rendered with tpl.',
+        items: { type: ['object', 'string'] },
+      },
       podSecurityContext: passThrough('Pod security context of the injector (restricted profile).'),
       securityContext: passThrough('Container security context of the injector (restricted profile).'),
       metrics: object('Monitoring with prometheus-operator and Grafana.', {

@@ -1,4 +1,5 @@
 // Every generated file of the repository and its content, derived from the code or from one source file.
+import { CHART_YAML, chartYaml } from './chart-changes.js';
 import { chartReadme } from './chart-readme.js';
 import { chartValuesSchema } from './chart-values-schema.js';
 import { configurationDoc } from './configuration-doc.js';
@@ -18,5 +19,6 @@ export function generatedFiles(root: string): Record<string, string> {
     'schema/keystore.schema.json': `${JSON.stringify(keystoreJsonSchema(), null, 2)}\n`,
     ...monitoringCopies(root),
     'helm/sfd-sidecar/README.md': chartReadme(root),
+    [CHART_YAML]: chartYaml(root),
   };
 }

@@ -38,7 +38,10 @@ export const METRIC_DEFINITIONS = [
     name: 'sfd_upstream_errors_total',
     type: 'counter',
     labels: ['profile', 'operation', 'status', 'error_code'],
-    help: 'Upstream 4xx and 5xx answers, by the code of their JSON error body (other: not documented; none: no code).',
+    help:
+      'Upstream 4xx and 5xx answers to each attempt, by the code of their JSON error body (other: not documented; ' +
+      'none: no code). A first attempt refused for its key and signed again counts here though its caller got the ' +
+      'answer to the second: sfd_requests_total counts what callers got.',
   },
   {
     for: SIDECAR,

@@ -83,6 +83,7 @@ test('the chart ships one scenario per case', (t) => {
     'cert-manager-values.yaml',
     'classic-values.yaml',
     'existing-secret-values.yaml',
+    'host-network-values.yaml',
     'monitoring-values.yaml',
     'operator-values.yaml',
     'policy-values.yaml',

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { parse } from 'yaml';
+import { anchorsOf } from '../helpers/markdown-anchors.js';
 import { REPO_ROOT, requireTool, runTool } from '../helpers/tools.js';
 
 const plainPath = 'deploy/prometheus/sfd-sidecar.rules.yaml';
@@ -58,4 +59,20 @@ test('the rules cover 401/400s, upstreams, skew, keys, readiness, lost data, ope
       'SfdInjectorCertificateExpiring',
     ],
   );
+});
+
+const RUNBOOKS = 'https://github.com/sfd-sidecar/sfd-sidecar/blob/main/docs/operations.md#';
+
+test("every alert's runbook_url leads to a heading of docs/operations.md that exists", (t) => {
+  const anchors = anchorsOf(readFileSync(join(REPO_ROOT, 'docs/operations.md'), 'utf8'));
+  const groups = (read(plainPath) as { groups: { rules: { alert: string; annotations: Record<string, string> }[] }[] })
+    .groups;
+  const rules = groups.flatMap((g) => g.rules);
+  t.is(rules.length, 15);
+  for (const rule of rules) {
+    const url = rule.annotations.runbook_url ?? '';
+    t.true(url.startsWith(RUNBOOKS), `${rule.alert}: ${url}`);
+    t.true(anchors.has(url.slice(RUNBOOKS.length)), `${rule.alert}: no heading for ${url}`);
+  }
+  t.false(anchors.has('sfdsidecarnosuchalert'), 'the check finds a missing heading');
 });

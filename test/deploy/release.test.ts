@@ -606,3 +606,77 @@ test('every checkout in the workflows keeps no token', (t) => {
       for (const step of job.steps.filter(using('actions/checkout')))
         t.is(step.with?.['persist-credentials'], false, path);
 });
+
+test('the tarball is signed keyless like the image, as a blob, and its bundle attached beside it', (t) => {
+  const job = release().jobs.tarball!;
+  t.deepEqual(job.permissions, { contents: 'write', 'id-token': 'write' }, 'the OIDC token signs');
+  const [pack, packAt] = stepOf(job, (step) => /\bnpm pack\b/.test(step.run ?? ''), 'packing');
+  const [, installAt] = stepOf(job, using('sigstore/cosign-installer'), 'installing cosign');
+  const [sign, signAt] = stepOf(job, (step) => /\bcosign sign-blob\b/.test(step.run ?? ''), 'signing the tarball');
+  const [upload, uploadAt] = stepOf(job, (step) => /\bgh release upload\b/.test(step.run ?? ''), 'uploading');
+  t.true(packAt < installAt && installAt < signAt && signAt < uploadAt, 'pack, sign, then upload');
+  t.is(sign.run?.trim(), 'cosign sign-blob --yes --bundle "${TARBALL}.sigstore.json" "${TARBALL}"');
+  t.is(sign.env?.TARBALL, `\${{ steps.${pack.id}.outputs.tarball }}`);
+  t.false(JSON.stringify(sign).includes('secrets.'), 'keyless: no key, no secret');
+  t.regex(upload.run!, /gh release upload "\$\{GITHUB_REF_NAME\}" "\$\{TARBALL\}" "\$\{TARBALL\}\.sigstore\.json"/);
+  const imageInstaller = release().jobs.release!.steps.find(using('sigstore/cosign-installer'))!;
+  t.is(job.steps[installAt]!.uses, imageInstaller.uses, 'the cosign that signs the image');
+});
+
+test("docs/releasing.md verifies the tarball's blob signature against the release workflow's identity", (t) => {
+  const page = read('docs/releasing.md');
+  const lines = [...page.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((block) =>
+    block[1]!.replace(/\\\n\s*/g, '').split('\n'),
+  );
+  const verify = lines.filter((line) => line.startsWith('cosign verify-blob '));
+  t.is(verify.length, 1);
+  const words = verify[0]!.split(/\s+/);
+  const flag = (name: string): string | undefined => words[words.indexOf(name) + 1];
+  t.is(words[2], 'sfd-sidecar-VERSION.tgz');
+  t.is(flag('--bundle'), 'sfd-sidecar-VERSION.tgz.sigstore.json', 'the name the release uploads');
+  t.is(flag('--certificate-oidc-issuer'), 'https://token.actions.githubusercontent.com');
+  t.is(
+    flag('--certificate-identity'),
+    `https://github.com/${HOME_REPOSITORY}/.github/workflows/release.yml@refs/tags/vVERSION`,
+    'as the image is verified',
+  );
+  const downloaded = lines.find((line) => line.startsWith('curl '))!;
+  t.true(downloaded.includes('/sfd-sidecar-VERSION.tgz"') && downloaded.includes('.tgz.sigstore.json"'));
+  t.true(lines.indexOf(verify[0]!) < lines.indexOf('npm install -g ./sfd-sidecar-VERSION.tgz'), 'verify, then install');
+});
+
+test('a scheduled workflow scans the newest release image as the release does, reading only', (t) => {
+  const scan = workflow('.github/workflows/scan.yml');
+  t.deepEqual(Object.keys(scan.on).sort(), ['schedule', 'workflow_dispatch']);
+  const [cron] = (scan.on.schedule as { cron: string }[]).map((s) => s.cron);
+  t.regex(cron!, /^\d+ \d+ \* \* \*$/, 'daily');
+  t.deepEqual(scan.permissions, { contents: 'read' });
+  const jobs = Object.values(scan.jobs);
+  t.is(jobs.length, 1);
+  const job = jobs[0]!;
+  t.is(job.permissions, undefined, 'no job asks for more');
+  t.false(JSON.stringify(scan).includes('secrets.'), 'no step is given a token');
+  const [find, findAt] = stepOf(job, (step) => /git tag --list/.test(step.run ?? ''), 'finding the release');
+  t.regex(find.run!, /--sort=-version:refname/);
+  t.regex(find.run!, /image=ghcr\.io\/\$\{GITHUB_REPOSITORY,,\}:\$\{tag#v\}/, 'the image the release pushed');
+  const [trivy, trivyAt] = stepOf(job, using('aquasecurity/trivy-action'), 'the scan');
+  t.true(findAt < trivyAt);
+  t.is(withValue(trivy, 'image-ref'), `\${{ steps.${find.id}.outputs.image }}`);
+  const releaseScan = release().jobs.release!.steps.find(using('aquasecurity/trivy-action'))!;
+  t.is(trivy.uses, releaseScan.uses, 'the same Trivy as the release');
+  for (const input of ['scanners', 'vuln-type', 'severity', 'ignore-unfixed', 'exit-code'])
+    t.is(withValue(trivy, input), withValue(releaseScan, input), input);
+  const checkout = job.steps.find(using('actions/checkout'))!;
+  t.is(checkout.with?.['fetch-depth'], 0, 'with the tags');
+});
+
+test('SECURITY.md says how to report privately, which versions get fixes, what is in scope; README links it', (t) => {
+  const policy = read('SECURITY.md');
+  t.true(policy.includes(`https://github.com/${HOME_REPOSITORY}/security/advisories/new`), 'private reporting');
+  t.deepEqual(
+    [...policy.matchAll(/^## (.+)$/gm)].map((m) => m[1]),
+    ['Reporting a vulnerability', 'Supported versions', 'Scope'],
+  );
+  t.regex(policy, /never in a public issue/);
+  t.true(read('README.md').includes('[SECURITY.md](SECURITY.md)'));
+});

@@ -29,14 +29,16 @@ async function queryExemplars(prometheus: PrometheusServer, promql: string): Pro
 const traceIdsOf = (series: readonly ExemplarSeries[]): string[] =>
   series.flatMap((s) => s.exemplars.map((e) => e.labels.trace_id ?? ''));
 
-/** The expression of the dashboard's query that has exemplars turned on, with its variables filled in. */
+/** The expression of the dashboard's latency query that has exemplars turned on, with its variables filled in. */
 function dashboardExemplarQuery(): string {
   const dashboard = JSON.parse(readFileSync(join(REPO_ROOT, 'deploy/grafana/sfd-sidecar-dashboard.json'), 'utf8')) as {
     panels: { title: string; targets: { expr: string; exemplar?: boolean }[] }[];
   };
-  const queries = dashboard.panels.flatMap((panel) => panel.targets.filter((target) => target.exemplar === true));
-  if (queries.length !== 1) throw new Error(`${queries.length} dashboard queries ask for exemplars`);
-  return queries[0]!.expr.replaceAll('$__rate_interval', '1m').replaceAll('$profile', '.*');
+  const queries = dashboard.panels
+    .filter((panel) => panel.title === 'Latency through the sidecar')
+    .flatMap((panel) => panel.targets.filter((target) => target.exemplar === true));
+  if (queries.length !== 1) throw new Error(`${queries.length} latency queries ask for exemplars`);
+  return queries[0]!.expr.replaceAll('$__rate_interval', '1m').replace(/\$(namespace|workload|pod|profile)\b/g, '.*');
 }
 
 test('Prometheus stores the trace ids of the answers as exemplars, and the dashboard query finds them', async (t) => {

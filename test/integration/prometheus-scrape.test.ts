@@ -135,7 +135,9 @@ function dashboardExpressions(): string[] {
   };
   const expressions = dashboard.panels.flatMap((panel) => panel.targets.map((target) => target.expr));
   if (expressions.length < 10) throw new Error('the dashboard lost its panels');
-  return expressions.map((e) => e.replaceAll('$__rate_interval', '1m').replaceAll('$profile', '.*'));
+  return expressions.map((e) =>
+    e.replaceAll('$__rate_interval', '1m').replace(/\$(namespace|workload|pod|profile)\b/g, '.*'),
+  );
 }
 
 function ruleExpressions(): string[] {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { SIDECAR_ERRORS } from '../../src/errors.js';
 import { METRIC_DEFINITIONS } from '../../src/observability/metric-definitions.js';
+import { anchorsOf } from '../helpers/markdown-anchors.js';
 import { REPO_ROOT } from '../helpers/tools.js';
 
 const read = (path: string): string => readFileSync(join(REPO_ROOT, path), 'utf8');
@@ -79,18 +80,6 @@ test('the README is a front door: short, with the two commands and the three way
     t.true(readme.includes(fragment), fragment);
   }
 });
-
-/** GitHub's anchors of a Markdown text's headings: lower case, without punctuation, spaces as hyphens. */
-function anchorsOf(markdown: string): Set<string> {
-  return new Set(
-    [...markdown.matchAll(/^#{1,4} (.+)$/gm)].map((m) =>
-      m[1]!
-        .toLowerCase()
-        .replace(/[^\p{L}\p{N} _-]/gu, '')
-        .replaceAll(' ', '-'),
-    ),
-  );
-}
 
 /** The links of a Markdown file that lead nowhere: a missing file or heading. */
 function brokenLinks(file: string): string[] {
