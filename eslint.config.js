@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'ava.cluster.config.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
@@ -20,5 +20,5 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
-  { files: ['eslint.config.js'], ...tseslint.configs.disableTypeChecked },
+  { files: ['eslint.config.js', 'ava.cluster.config.js'], ...tseslint.configs.disableTypeChecked },
 );

@@ -529,7 +529,8 @@ export const SETTINGS = define({
     description:
       'the oldest sidecar version a pod may already carry (inject or a manifest injected before): a carried ' +
       'sidecar must run SFD_IMAGE exactly or its repository at a version tag no older',
-    parse: (raw: string): Parsed<string> => (/^\d{1,9}\.\d{1,9}\.\d{1,9}$/.test(raw.trim()) ? ok(raw.trim()) : fail('X.Y.Z')),
+    parse: (raw: string): Parsed<string> =>
+      /^\d{1,9}\.\d{1,9}\.\d{1,9}$/.test(raw.trim()) ? ok(raw.trim()) : fail('X.Y.Z'),
     allowed: 'a version, X.Y.Z',
     defaultText: "VERSION (this build's version)",
     commands: INJECT,
@@ -669,6 +670,15 @@ export const SETTINGS = define({
     allowed: 'NAME.NAMESPACE, two DNS labels',
     commands: ['injector'],
   } satisfies SettingDefinition<{ name: string; namespace: string }>,
+  injectorApiCredentials: {
+    env: 'SFD_INJECTOR_API_CREDENTIALS',
+    description:
+      'the folder holding the service account `token` and the API server CA `ca.crt` the injector calls the ' +
+      'Kubernetes API with (KUBERNETES_SERVICE_HOST and _PORT name the server); with SFD_INJECTOR_TLS_SECRET',
+    default: '/var/run/secrets/kubernetes.io/serviceaccount',
+    ...text('a folder'),
+    commands: ['injector'],
+  } satisfies SettingDefinition<string>,
   requestLog: {
     env: 'SFD_REQUEST_LOG',
     description:

@@ -16,7 +16,6 @@ const RECONCILE_INTERVAL_MS = 60_000;
  * reconcile's API calls take when each ends on its own timeout, so it catches only a call that hangs.
  */
 const STALLED_AFTER_MS = 5 * 60_000;
-const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
 const API_TIMEOUT_MS = 10_000;
 const SMALL_FILE_BYTES = 64 * 1024;
 
@@ -70,6 +69,7 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
     r.problems.push(`${SETTINGS.injectorService.env}: required when ${both}, the webhook's Service as NAME.NAMESPACE`);
   for (const key of ['tlsCertFile', 'tlsKeyFile'] as const)
     if (r.isSet(key)) r.problems.push(`${SETTINGS[key].env}: not used when ${both}; unset one of them`);
+  const credentials = r.value('injectorApiCredentials') ?? SETTINGS.injectorApiCredentials.default;
   const host = deps.env.KUBERNETES_SERVICE_HOST;
   const port = deps.env.KUBERNETES_SERVICE_PORT ?? '443';
   if (host === undefined || host === '')
@@ -80,10 +80,10 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
   return async (logger) => {
     let ca: string;
     try {
-      ca = deps.readFile(`${SERVICE_ACCOUNT_DIR}/ca.crt`, SMALL_FILE_BYTES);
+      ca = deps.readFile(`${credentials}/ca.crt`, SMALL_FILE_BYTES);
     } catch (error) {
       throw new ConfigError([
-        `${SETTINGS.injectorTlsSecret.env}: the API server's CA (${SERVICE_ACCOUNT_DIR}/ca.crt) cannot be read: ` +
+        `${SETTINGS.injectorTlsSecret.env}: the API server's CA (${credentials}/ca.crt) cannot be read: ` +
           `${describeFileProblem(error)}; the pod needs its service account token mounted`,
       ]);
     }
@@ -103,7 +103,7 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
     const api = createKubeApi({
       baseUrl: `https://${host!.includes(':') ? `[${host}]` : host}:${port}`,
       ca,
-      token: async () => (await deps.readFileAsync(`${SERVICE_ACCOUNT_DIR}/token`, SMALL_FILE_BYTES)).trim(),
+      token: async () => (await deps.readFileAsync(`${credentials}/token`, SMALL_FILE_BYTES)).trim(),
       timeoutMs: API_TIMEOUT_MS,
     });
     const managed = createManagedCertificates({

@@ -1,0 +1,190 @@
+// A bare control plane for the cluster tier, started the way envtest starts one: etcd and
+// kube-apiserver from KUBEBUILDER_ASSETS, on loopback, in a folder of their own, and
+// kube-controller-manager when the folder holds it. Unlike envtest's defaults, the API server keeps
+// the ServiceAccount admission plugin: what injection must survive is the whole admission chain as a
+// cluster runs it. Webhooks reach a local injector by `url`; --enable-aggregator-routing lets the API
+// server dial a Service's endpoints rather than a ClusterIP no one serves here.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface ControlPlane {
+  readonly kubeconfig: string;
+  /** Whether kube-controller-manager runs (ReplicaSets make pods, the policy's type check is reported). */
+  readonly controllers: boolean;
+  /** The folder holding each process's log. */
+  readonly logs: string;
+  /** Stops every process; keeps the folder and its logs when asked. */
+  stop(keep?: boolean): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+export async function startControlPlane(assets: string): Promise<ControlPlane> {
+  const dir = mkdtempSync(join(tmpdir(), 'sfd-cluster-'));
+  const opensslArgs = { cwd: dir };
+  await run(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.crt',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=sfd-test-ca',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+    ],
+    opensslArgs,
+  );
+  await run(
+    'openssl',
+    [
+      'req',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      'admin.key',
+      '-out',
+      'admin.csr',
+      '-subj',
+      '/O=system:masters/CN=admin',
+    ],
+    opensslArgs,
+  );
+  await run(
+    'openssl',
+    [
+      'x509',
+      '-req',
+      '-in',
+      'admin.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-out',
+      'admin.crt',
+    ],
+    opensslArgs,
+  );
+  await run('openssl', ['genrsa', '-out', 'sa.key', '2048'], opensslArgs);
+  await run('openssl', ['rsa', '-in', 'sa.key', '-pubout', '-out', 'sa.pub'], opensslArgs);
+  const [etcdClient, etcdPeer, apiPort, controllersPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
+  const children: ChildProcess[] = [];
+  const start = (name: string, args: string[]): ChildProcess => {
+    const out = openSync(join(dir, `${name}.log`), 'a');
+    const child = spawn(join(assets, name), args, { stdio: ['ignore', out, out] });
+    children.push(child);
+    return child;
+  };
+  start('etcd', [
+    `--data-dir=${join(dir, 'etcd')}`,
+    `--listen-client-urls=http://127.0.0.1:${etcdClient}`,
+    `--advertise-client-urls=http://127.0.0.1:${etcdClient}`,
+    `--listen-peer-urls=http://127.0.0.1:${etcdPeer}`,
+    `--initial-advertise-peer-urls=http://127.0.0.1:${etcdPeer}`,
+    `--initial-cluster=default=http://127.0.0.1:${etcdPeer}`,
+    '--unsafe-no-fsync=true',
+  ]);
+  start('kube-apiserver', [
+    '--advertise-address=127.0.0.1',
+    '--bind-address=127.0.0.1',
+    `--secure-port=${apiPort}`,
+    `--cert-dir=${join(dir, 'certs')}`,
+    `--client-ca-file=${join(dir, 'ca.crt')}`,
+    `--etcd-servers=http://127.0.0.1:${etcdClient}`,
+    '--authorization-mode=RBAC',
+    '--allow-privileged=true',
+    `--service-account-issuer=https://127.0.0.1:${apiPort}/`,
+    `--service-account-key-file=${join(dir, 'sa.pub')}`,
+    `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
+    '--service-cluster-ip-range=10.0.0.0/24',
+    '--enable-aggregator-routing=true',
+  ]);
+  const kubeconfig = join(dir, 'kubeconfig');
+  const config = (server: string) =>
+    [
+      'apiVersion: v1',
+      'kind: Config',
+      `clusters: [{name: test, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
+      `users: [{name: admin, user: {client-certificate: ${join(dir, 'admin.crt')}, client-key: ${join(dir, 'admin.key')}}}]`,
+      'contexts: [{name: test, context: {cluster: test, user: admin}}]',
+      'current-context: test',
+      '',
+    ].join('\n');
+  writeFileSync(kubeconfig, config(`https://127.0.0.1:${apiPort}`));
+  await waitReady(assets, kubeconfig, dir);
+  const controllerManager = join(assets, 'kube-controller-manager');
+  const controllers = existsSync(controllerManager);
+  if (controllers)
+    start('kube-controller-manager', [
+      `--kubeconfig=${kubeconfig}`,
+      `--authentication-kubeconfig=${kubeconfig}`,
+      `--authorization-kubeconfig=${kubeconfig}`,
+      '--bind-address=127.0.0.1',
+      `--secure-port=${controllersPort}`,
+      `--service-account-private-key-file=${join(dir, 'sa.key')}`,
+      `--root-ca-file=${join(dir, 'ca.crt')}`,
+      '--leader-elect=false',
+      '--controllers=*',
+    ]);
+  return {
+    kubeconfig,
+    controllers,
+    logs: dir,
+    async stop(keep = false) {
+      // The API server first: its graceful stop waits on etcd.
+      for (const child of children.reverse()) {
+        child.kill('SIGTERM');
+        await new Promise((resolve) => {
+          const timer = setTimeout(() => (child.kill('SIGKILL'), resolve(undefined)), 10_000);
+          child.once('exit', () => (clearTimeout(timer), resolve(undefined)));
+          if (child.exitCode !== null) resolve(undefined);
+        });
+      }
+      if (!keep) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitReady(assets: string, kubeconfig: string, dir: string): Promise<void> {
+  const kubectl = existsSync(join(assets, 'kubectl')) ? join(assets, 'kubectl') : 'kubectl';
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      await run(kubectl, ['--kubeconfig', kubeconfig, 'get', '--raw', '/readyz']);
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`the API server was not ready within two minutes (logs in ${dir})`);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
