@@ -1,7 +1,7 @@
 // The cluster tier (test/cluster): run by dist/test/cluster/run-cluster-tier.js, one file at a time,
 // against the cluster it names.
 export default {
-  files: ['dist/test/cluster/**/*.test.js'],
+  files: [process.env.SFD_TEST_FILES ?? 'dist/test/cluster/**/*.test.js'],
   concurrency: 1,
   timeout: '5m',
   workerThreads: false,
