@@ -6,6 +6,7 @@ import type { PodTemplate, StringMap } from '../pod.js';
 import { choosePorts, type ChosenPorts } from './choose-ports.js';
 import { podFacts, type OptIn, type PodFacts } from './facts.js';
 import { podShapeProblems } from './pod-shape.js';
+import { podWithoutNulls } from './without-nulls.js';
 import { REASONS, type ReasonCode } from './reasons.js';
 import { RULES, type RuleContext } from './rules.js';
 import { operationsNarrowing, type Narrowing } from './operations-narrowing.js';
@@ -53,7 +54,7 @@ export function decide(template: unknown, input: DecideInput): Decision {
   const shape = podShapeProblems(template);
   if (shape.length > 0) return { kind: 'refuse', rule: 'hasThePodShape', reason: 'pod-shape', problems: shape };
   // The API server drops a field whose value is null before anything runs the pod: judged as absent.
-  const pod = withoutNulls(template) as PodTemplate;
+  const pod = podWithoutNulls(template as PodTemplate);
   const facts = podFacts(pod, input.defaults, input.optIn, input.inherited ?? {});
   const ports =
     facts.carried === null
@@ -87,15 +88,4 @@ export function decide(template: unknown, input: DecideInput): Decision {
   const chosen = ports as { ok: true; ports: ChosenPorts; moves: string[] };
   const { narrowing } = operationsNarrowing(facts, facts.profiles ?? [], input.entitlement);
   return { kind: 'inject', facts, ports: chosen.ports, moves: chosen.moves, narrowing };
-}
-
-/** A copy of a JSON value without the members whose value is null. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(
-    Object.entries(value)
-      .filter(([, member]) => member !== null)
-      .map(([key, member]) => [key, withoutNulls(member)]),
-  );
 }

@@ -9,7 +9,7 @@ import { DECISION, INJECTED_STATUS } from '../contract.js';
 import type { PodTemplate } from '../pod.js';
 import { nameFromMetadata } from '../object-name.js';
 import { REASONS } from '../decide/reasons.js';
-import { patchBetween } from '../json-patch.js';
+import { patchBetween, patchText } from '../json-patch.js';
 import type { InjectionOptions } from '../options.js';
 import { injectPod, type OptIn, type PodInjection } from '../pipeline/inject-pod.js';
 import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
@@ -82,7 +82,7 @@ export function reviewPod(
       case 'refused':
         return refused(injection.code === 'pod-shape', injection.problems.join('; '), REASONS[injection.code].label);
       case 'injected': {
-        const patch = JSON.stringify(patchBetween(pod, withDecision(injection.template, INJECTED_STATUS, false)));
+        const patch = patchText(patchBetween(pod, withDecision(injection.template, INJECTED_STATUS, false)));
         // A patch this large comes only from a pod made to be large; its answer would be held in memory.
         if (patch.length > MAX_PATCH_BYTES)
           return refused(true, `its patch would be ${patch.length} bytes`, REASONS['pod-shape'].label);
@@ -109,7 +109,7 @@ export function reviewPod(
     return {
       ...allow(notes),
       patchType: 'JSONPatch',
-      patch: Buffer.from(JSON.stringify(operations)).toString('base64'),
+      patch: Buffer.from(patchText(operations)).toString('base64'),
     };
   }
 
