@@ -63,11 +63,17 @@ async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppD
     deps.observe('invalid', (performance.now() - started) / 1000);
     return refuse(deps, SIDECAR_ERRORS.AdmissionReviewInvalid, read.problem);
   }
-  const { response, result, pod, reason, who } = reviewPod(read.request, deps.defaults, optIn, deps.policy?.());
+  const { response, result, pod, reason, who, failure } = reviewPod(
+    read.request,
+    deps.defaults,
+    optIn,
+    deps.policy?.(),
+  );
   deps.observe(result, (performance.now() - started) / 1000, reason);
-  // One line per decision; a refusal's line says why, as the answer does.
+  // One line per decision; a refusal's line says why, as the answer does. A failure while judging is a
+  // fault of the injector to fix, logged as an error a log pipeline can alert on.
   if (result !== 'ignored')
-    deps.logger[result === 'refused' ? 'warn' : 'info']('admission review', {
+    deps.logger[failure ? 'error' : result === 'refused' ? 'warn' : 'info']('admission review', {
       result,
       pod,
       namespace: who?.namespace ?? null,
@@ -75,6 +81,7 @@ async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppD
       profiles: who?.profiles?.join(',') ?? null,
       uid: read.request.uid,
       ...(reason ? { reason } : {}),
+      ...(failure ? { failure } : {}),
       ...(response.status ? { message: response.status.message } : {}),
       warnings: response.warnings?.length ?? 0,
     });
