@@ -16,6 +16,7 @@ import type { BodyBudget } from '../../http/body-budget.js';
 import { admissionReview, readAdmissionReview } from './admission-review.js';
 import { reviewMemory } from './review-memory.js';
 import { reviewPod, type ReviewResult } from './review-pod.js';
+import { boundedText, MAX_LOGGED_CHARACTERS } from './answer-text.js';
 
 /** An AdmissionReview carries one object, under etcd's 1.5 MiB: a larger body is not one. */
 const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
@@ -79,7 +80,7 @@ async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppD
       namespace: who?.namespace ?? null,
       serviceAccount: who?.serviceAccount ?? null,
       profiles: who?.profiles?.join(',') ?? null,
-      uid: read.request.uid,
+      uid: boundedText(read.request.uid, MAX_LOGGED_CHARACTERS),
       ...(reason ? { reason } : {}),
       ...(failure ? { failure } : {}),
       ...(response.status ? { message: response.status.message } : {}),

@@ -17,6 +17,7 @@ import type { InjectionOptions } from '../options.js';
 import { injectPod, type OptIn, type PodInjection } from '../pipeline/inject-pod.js';
 import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
 import type { AdmissionRequest, AdmissionResponse } from './admission-review.js';
+import { boundedText, boundedWarnings, MAX_LOGGED_CHARACTERS, MAX_MESSAGE_CHARACTERS } from './answer-text.js';
 
 export type ReviewResult = 'injected' | 'skipped' | 'refused' | 'ignored';
 
@@ -36,7 +37,8 @@ export interface ReviewAnswer {
 const MAX_PATCH_BYTES = 1024 * 1024;
 
 /** Warnings the API server passes to the client (kubectl prints them). */
-const prefix = (text: string): string => `sfd-sidecar: ${text}`;
+const WARNING_PREFIX = 'sfd-sidecar: ';
+const prefix = (text: string): string => `${WARNING_PREFIX}${text}`;
 
 export function reviewPod(
   request: AdmissionRequest,
@@ -84,8 +86,8 @@ function judgedReview(
   );
   const asker = injection.asker;
   const who = asker && {
-    namespace,
-    serviceAccount: asker.serviceAccount,
+    namespace: boundedText(namespace, MAX_LOGGED_CHARACTERS),
+    serviceAccount: boundedText(asker.serviceAccount, MAX_LOGGED_CHARACTERS),
     ...(asker.profiles ? { profiles: [...asker.profiles] } : {}),
   };
   const failure = injection.failure ? { failure: injection.failure } : {};
@@ -119,7 +121,7 @@ function answer(
       // A patch this large comes only from a pod made to be large; its answer would be held in memory.
       if (patch.length > MAX_PATCH_BYTES)
         return refused(request, true, `its patch would be ${patch.length} bytes`, REASONS['pod-shape'].label, warnings);
-      const notes = [...warnings, ...injection.notes.map(prefix)];
+      const notes = boundedWarnings([...warnings, ...injection.notes.map(prefix)], WARNING_PREFIX);
       return {
         response: {
           uid: request.uid,
@@ -135,11 +137,10 @@ function answer(
   }
 }
 
-const allow = (request: AdmissionRequest, warnings: readonly string[] = []): AdmissionResponse => ({
-  uid: request.uid,
-  allowed: true,
-  ...(warnings.length > 0 ? { warnings } : {}),
-});
+const allow = (request: AdmissionRequest, warnings: readonly string[] = []): AdmissionResponse => {
+  const bounded = boundedWarnings(warnings, WARNING_PREFIX);
+  return { uid: request.uid, allowed: true, ...(bounded.length > 0 ? { warnings: bounded } : {}) };
+};
 
 /** The pod allowed as it is, its decision recorded (`skipped: CODE`) unless one is recorded already. */
 function leftAsItIs(
@@ -171,12 +172,13 @@ function refused(
   const message = invalid
     ? `${SIDECAR_ERRORS.PodInvalid.code}: ${name}: ${detail}`
     : `sfd-sidecar cannot be added to ${name}: ${detail}`;
+  const bounded = boundedWarnings(warnings, WARNING_PREFIX);
   return {
     response: {
       uid: request.uid,
       allowed: false,
-      status: { code: invalid ? 400 : 403, message },
-      ...(warnings.length > 0 ? { warnings } : {}),
+      status: { code: invalid ? 400 : 403, message: boundedText(message, MAX_MESSAGE_CHARACTERS) },
+      ...(bounded.length > 0 ? { warnings: bounded } : {}),
     },
     result: 'refused',
     pod: name,
@@ -195,6 +197,9 @@ const podName = (request: AdmissionRequest): string =>
   nameFromMetadata((request.object as { metadata?: unknown } | undefined)?.metadata);
 
 function describePod(request: AdmissionRequest): string {
-  const namespace = typeof request.namespace === 'string' && request.namespace ? ` in ${request.namespace}` : '';
+  const namespace =
+    typeof request.namespace === 'string' && request.namespace
+      ? ` in ${boundedText(request.namespace, MAX_LOGGED_CHARACTERS)}`
+      : '';
   return `Pod ${podName(request)}${namespace}`;
 }
