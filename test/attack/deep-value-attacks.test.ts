@@ -3,7 +3,9 @@
 // there. Were judging it to overflow the stack, the webhook would answer HTTP 500, and under
 // `failurePolicy: Ignore` the API server would admit the pod unjudged, here with a copied sidecar that
 // signs as a profile its account is not entitled to. Stopped: the webhook reads only the fields its
-// rules need and walks the pod's values without recursion, so the pod is judged and refused.
+// rules need and walks the pod's values without recursion, so the pod is judged and refused. `inject`,
+// which writes a changed manifest out whole, reads no manifest nested that deep and says so; nor does
+// it stop on an object whose kind (`constructor`) names what every object inherits.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,5 +85,24 @@ test('webhook: a non-entitled sidecar under 2,500 levels of managedFields is ref
     t.is(review.response.uid, '00000000-0000-4000-8000-000000000001', path);
     t.false(review.response.allowed, `${path}: the pod is admitted`);
     t.regex(review.response.status?.message ?? '', /may not use profile payroll/, path);
+  }
+});
+
+test('inject: the same pod gets a clear error and exit 1, never a stack trace', async (t) => {
+  const pod = await deepNonEntitledPod();
+  const run = await runCli(INJECT_IN_SHOP, { input: JSON.stringify(pod) });
+  t.is(run.code, 1);
+  t.is(run.stdout, '');
+  t.regex(run.stderr, /^error: stdin.*: collections nested deeper than 500 levels$/m);
+  t.notRegex(run.stderr, /unexpected failure|Maximum call stack|\n\s+at /);
+});
+
+test('inject: an object whose kind names what every object inherits is left alone, never a crash', async (t) => {
+  for (const kind of ['constructor', '__proto__', 'toString']) {
+    const manifest = `apiVersion: v1\nkind: ${kind}\nmetadata: {name: x}\nspec: {containers: [{name: a, image: b}]}\n`;
+    const run = await runCli([...INJECT, '-'], { input: manifest });
+    t.is(run.code, 0, `${kind}: ${run.stderr}`);
+    t.is(run.stdout, manifest, kind);
+    t.notRegex(run.stderr, /unexpected failure/, kind);
   }
 });
