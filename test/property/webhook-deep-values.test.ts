@@ -1,11 +1,12 @@
 // Whatever a client puts in a pod's free-form fields (metadata.managedFields[].fieldsV1, which the API
 // server keeps as sent; annotation and label values, the last-applied-configuration annotation among
-// them; env values; fields Kubernetes does not know, at every level of the pod), however deep (thousands
-// of levels) or wide (tens of thousands of members), with prototype keys (`__proto__`, `constructor`),
-// numbers beyond a double (1e400) and lone surrogates, the webhook answers over real HTTPS with an
-// AdmissionReview for that uid, never an HTTP error, which `failurePolicy: Ignore` would read as
-// "admit". A pod carrying a sidecar that signs as a profile its account is not entitled to is refused
-// every time, judging never fails (no error is logged), and the injector goes on serving.
+// them; env values; at every level of the pod, fields Kubernetes does not know and fields the rules read
+// without a type check), however deep (thousands of levels) or wide (tens of thousands of members), with
+// prototype keys (`__proto__`, `constructor`), numbers beyond a double (1e400) and lone surrogates, the
+// webhook answers over real HTTPS with an AdmissionReview for that uid, never an HTTP error, which
+// `failurePolicy: Ignore` would read as "admit". A pod carrying a sidecar that signs as a profile its
+// account is not entitled to is refused every time, judging never fails (no error is logged), and the
+// injector goes on serving.
 import test, { type ExecutionContext } from 'ava';
 import fc from 'fast-check';
 import { startInjectorStack, type InjectorStack } from '../helpers/injector-stack.js';
@@ -107,7 +108,33 @@ const loneSurrogates = fc.string({
   ),
   maxLength: 40,
 });
-const key = fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), loneSurrogates, fc.string({ maxLength: 12 }));
+/** Fields the rules read without the pod's shape check giving them a type first. */
+const READ_FIELDS = [
+  'terminationMessagePolicy',
+  'terminationMessagePath',
+  'lifecycle',
+  'image',
+  'workingDir',
+  'emptyDir',
+  'items',
+  'gitRepo',
+  'exec',
+  'seccompProfile',
+  'appArmorProfile',
+  'procMount',
+  'seLinuxOptions',
+  'windowsOptions',
+  'readOnlyRootFilesystem',
+  'serviceAccountName',
+  'serviceAccount',
+  'key',
+];
+const key = fc.oneof(
+  fc.constantFrom(...PROTOTYPE_KEYS),
+  fc.constantFrom(...READ_FIELDS),
+  loneSurrogates,
+  fc.string({ maxLength: 12 }),
+);
 const shortKey = fc.constantFrom('f:', '', '__proto__', 'constructor', '\ud800');
 
 type Value =
