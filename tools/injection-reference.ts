@@ -10,6 +10,7 @@ import {
   WRITTEN_MEANING,
 } from '../src/injection/contract.js';
 import { REASONS } from '../src/injection/decide/reasons.js';
+import { MAX_NESTING } from '../src/injection/manifests/max-nesting.js';
 import { annotationOf, OPTIONS, type InjectionOptions } from '../src/injection/options.js';
 
 const cell = (text: string): string => text.replaceAll('|', '\\|');
@@ -85,6 +86,9 @@ export function injectionReference(): string {
     '',
     'The rules run in order and the first that fails decides. `reason` is the label of',
     '`sfd_injector_decisions_total`; the webhook logs the same reason in its line for the decision.',
+    'Every review gets an answer, never an HTTP error (which `failurePolicy: Ignore` would read as',
+    '"admit"): a failure while judging a pod is the decision `judging-failed`, logged as an error that',
+    `names where it failed, and \`inject\` reads no manifest nested deeper than ${MAX_NESTING} levels.`,
     '',
     '| reason | metric label | what happens | why | what to change |',
     '|---|---|---|---|---|',

@@ -7,68 +7,94 @@
 // and every other entry keeps its place.
 import type { Operation } from 'fast-json-patch';
 import { isRecord } from '../text/is-record.js';
+import { jsonText } from '../text/json-text.js';
 
 export type PatchOperation = Operation;
 
+/** One step of the walk: a difference still to find under a path, or an operation found. */
+type Step =
+  | { readonly walk: true; readonly before: unknown; readonly after: unknown; readonly path: string }
+  | { readonly walk: false; readonly operation: PatchOperation };
+
+const walk = (before: unknown, after: unknown, path: string): Step => ({ walk: true, before, after, path });
+const write = (operation: PatchOperation): Step => ({ walk: false, operation });
+
+/**
+ * The operations that turn `before` into `after`. Walked without recursion, each difference's steps in
+ * the order they are written: a pod may nest a field as deep as its client likes.
+ */
 export function patchBetween(before: unknown, after: unknown): PatchOperation[] {
   const operations: PatchOperation[] = [];
-  diff(before, after, '', operations);
+  const pending: Step[] = [walk(before, after, '')];
+  while (pending.length > 0) {
+    const step = pending.pop()!;
+    if (!step.walk) {
+      operations.push(step.operation);
+      continue;
+    }
+    const steps = stepsBetween(step.before, step.after, step.path);
+    for (let index = steps.length - 1; index >= 0; index -= 1) pending.push(steps[index]!);
+  }
   return operations;
 }
+
+/** A patch's text, as the API server reads it; written without recursion, as the walk is. */
+export const patchText = (operations: readonly PatchOperation[]): string => jsonText(operations);
 
 /** A JSON pointer's token for a key. */
 export const pointerToken = (key: string | number): string => String(key).replaceAll('~', '~0').replaceAll('/', '~1');
 
-function diff(before: unknown, after: unknown, path: string, out: PatchOperation[]): void {
-  if (sameValue(before, after)) return;
-  if (Array.isArray(before) && Array.isArray(after)) return diffLists(before, after, path, out);
+function stepsBetween(before: unknown, after: unknown, path: string): Step[] {
+  if (before === after) return [];
+  if (Array.isArray(before) && Array.isArray(after)) return listSteps(before, after, path);
   if (isRecord(before) && isRecord(after)) {
+    const steps: Step[] = [];
     for (const key of Object.keys(before))
-      if (!Object.hasOwn(after, key)) out.push({ op: 'remove', path: `${path}/${pointerToken(key)}` });
+      if (!Object.hasOwn(after, key)) steps.push(write({ op: 'remove', path: `${path}/${pointerToken(key)}` }));
     for (const [key, value] of Object.entries(after)) {
       const at = `${path}/${pointerToken(key)}`;
-      if (!Object.hasOwn(before, key)) out.push({ op: 'add', path: at, value });
-      else diff(before[key], value, at, out);
+      steps.push(Object.hasOwn(before, key) ? walk(before[key], value, at) : write({ op: 'add', path: at, value }));
     }
-    return;
+    return steps;
   }
-  out.push({ op: 'replace', path, value: after });
+  return [write({ op: 'replace', path, value: after })];
 }
 
-function diffLists(before: unknown[], after: unknown[], path: string, out: PatchOperation[]): void {
+function listSteps(before: unknown[], after: unknown[], path: string): Step[] {
   const beforeKeys = entryKeys(before);
   const afterKeys = entryKeys(after);
   if (!beforeKeys || !afterKeys || !sameOrder(beforeKeys, afterKeys)) {
-    if (before.length !== after.length) return void out.push({ op: 'replace', path, value: after });
-    before.forEach((value, index) => diff(value, after[index], `${path}/${index}`, out));
-    return;
+    if (before.length !== after.length) return [write({ op: 'replace', path, value: after })];
+    return before.map((value, index) => walk(value, after[index], `${path}/${index}`));
   }
   const kept = new Set(afterKeys);
   const had = new Set(beforeKeys);
+  const steps: Step[] = [];
   let i = 0;
   let j = 0;
   let at = 0;
   while (i < before.length || j < after.length) {
     if (i < before.length && !kept.has(beforeKeys[i]!)) {
-      out.push({ op: 'remove', path: `${path}/${at}` });
+      steps.push(write({ op: 'remove', path: `${path}/${at}` }));
       i += 1;
     } else if (j < after.length && !had.has(afterKeys[j]!)) {
-      out.push({ op: 'add', path: `${path}/${at}`, value: after[j] });
+      steps.push(write({ op: 'add', path: `${path}/${at}`, value: after[j] }));
       j += 1;
       at += 1;
     } else {
-      diff(before[i], after[j], `${path}/${at}`, out);
+      steps.push(walk(before[i], after[j], `${path}/${at}`));
       i += 1;
       j += 1;
       at += 1;
     }
   }
+  return steps;
 }
 
 /** Each entry's identity (its `name`, or the entry itself), or null when two entries share one. */
 function entryKeys(list: readonly unknown[]): string[] | null {
   const keys = list.map((entry) =>
-    isRecord(entry) && typeof entry.name === 'string' ? `name:${entry.name}` : `value:${JSON.stringify(entry)}`,
+    isRecord(entry) && typeof entry.name === 'string' ? `name:${entry.name}` : `value:${jsonText(entry)}`,
   );
   return new Set(keys).size === keys.length ? keys : null;
 }
@@ -82,16 +108,23 @@ function sameOrder(before: readonly string[], after: readonly string[]): boolean
   return common.every((key, index) => key === commonAfter[index]);
 }
 
-/** Whether two JSON values are equal, member by member. */
+/** Whether two JSON values are equal, member by member; walked without recursion. */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b))
-    return a.length === b.length && a.every((value, i) => sameValue(value, b[i]));
-  if (isRecord(a) && isRecord(b)) {
-    const keys = Object.keys(a);
-    return (
-      keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]))
-    );
+  const pending: [unknown, unknown][] = [[a, b]];
+  while (pending.length > 0) {
+    const [x, y] = pending.pop()!;
+    if (x === y) continue;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length) return false;
+      for (let index = 0; index < x.length; index += 1) pending.push([x[index], y[index]]);
+    } else if (isRecord(x) && isRecord(y)) {
+      const keys = Object.keys(x);
+      if (keys.length !== Object.keys(y).length) return false;
+      for (const key of keys) {
+        if (!Object.hasOwn(y, key)) return false;
+        pending.push([x[key], y[key]]);
+      }
+    } else return false;
   }
-  return false;
+  return true;
 }

@@ -76,7 +76,8 @@ export function keyIsolationProblems(input: IsolationInput): string[] {
     const read = input.keystoreSecrets.find((secret) => readsSecretIntoEnv(container, secret));
     if (read !== undefined) problems.push(`${name} reads the key store Secret ${read} into its environment`);
   }
-  if (spec.shareProcessNamespace === true) problems.push(...sharedNamespaceProblems(input));
+  // One by one: a pod may list more containers than a call can take arguments.
+  if (spec.shareProcessNamespace === true) for (const problem of sharedNamespaceProblems(input)) problems.push(problem);
   return problems;
 }
 

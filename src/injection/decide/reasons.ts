@@ -28,6 +28,16 @@ export const REASONS = {
     sentence: 'fields of the pod have the wrong types (answered Sidecar.PodInvalid)',
     fix: 'give each field the type Kubernetes gives it (the message names the field)',
   },
+  'judging-failed': {
+    action: 'unsafe',
+    label: 'judging-failed',
+    sentence:
+      'the injector failed while judging the pod, on a value its rules did not foresee; a pod that carries a ' +
+      'sidecar or reads the key store is refused, since leaving it as it is would admit it unjudged',
+    fix:
+      "report the injector's log line for the pod (it names where judging failed, never the pod's values); " +
+      'until then, drop from the pod the value it does not need',
+  },
   'not-asked': {
     action: 'skip',
     label: 'not-asked',

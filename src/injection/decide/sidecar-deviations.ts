@@ -5,6 +5,7 @@
 // fields to what the API server lets a container add (FORBIDDEN_FIELDS), judged by value where the API
 // server fills a default in. The chart's admission policy enforces the same (both read contract.ts).
 import { isRecord } from '../../text/is-record.js';
+import { jsonText } from '../../text/json-text.js';
 import {
   FORBIDDEN_FIELDS,
   LITERAL_ENV,
@@ -48,14 +49,14 @@ export function sidecarDeviations(
   if (image !== null) found.push(image);
   const policy = container.terminationMessagePolicy;
   if (policy !== undefined && policy !== TERMINATION_MESSAGE_POLICY)
-    found.push(`its terminationMessagePolicy may copy its log into the pod's status (${JSON.stringify(policy)})`);
+    found.push(`its terminationMessagePolicy may copy its log into the pod's status (${jsonText(policy)})`);
   const env = (container.env ?? []).map((e) => e.name).filter((name) => !ALLOWED_ENV.has(name));
   if (env.length > 0) found.push(`its env sets ${[...new Set(env)].join(', ')}, which injection never writes`);
-  found.push(...(container.env ?? []).flatMap((e) => envDeviations(e, expected.keystoreSecrets)));
+  for (const entry of container.env ?? []) found.push(...envDeviations(entry, expected.keystoreSecrets));
   // The kubelet takes the last of a name given twice; what was judged may be the first.
   const twice = repeatedNames(container.env ?? []);
   if (twice.length > 0) found.push(`its env names ${twice.join(', ')} twice, which injection never does`);
-  found.push(...mountDeviations(container.volumeMounts ?? [], expected.volumes));
+  for (const problem of mountDeviations(container.volumeMounts ?? [], expected.volumes)) found.push(problem);
   for (const probe of PROBES) {
     const value = container[probe];
     if (value !== undefined && (!isRecord(value) || !isRecord(value.httpGet) || PROBE_ACTIONS.some((a) => a in value)))

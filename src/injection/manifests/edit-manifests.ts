@@ -5,6 +5,7 @@
 // text and comments (a document with anchors or merge keys is written whole, since an edit through an
 // anchor would reach every place that uses it).
 import { readJsonStream } from './json-stream.js';
+import { MAX_NESTING } from './max-nesting.js';
 import { readKubeYamlStream, type StreamDocument } from './kube-yaml.js';
 import { describeYamlCode, where, whereIn } from '../../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from '../pipeline/inject-pod.js';
@@ -112,6 +113,14 @@ function injectJson(text: string, source: string, edit: PodEdit): InjectedText {
       format: 'json',
       outcomes: [],
       problems: [`${source}${where(text, stream.offset)}: not valid JSON`],
+    };
+  const deep = stream.values.find((span) => span.depth > MAX_NESTING);
+  if (deep)
+    return {
+      documents: [text],
+      format: 'json',
+      outcomes: [],
+      problems: [`${source}${where(text, deep.start)}: collections nested deeper than ${MAX_NESTING} levels`],
     };
   const outcomes: WorkloadOutcome[] = [];
   const documents = stream.values.map((span, index) => {

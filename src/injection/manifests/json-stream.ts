@@ -7,6 +7,8 @@ export interface JsonValueSpan {
   readonly start: number;
   readonly end: number;
   readonly value: unknown;
+  /** How deep its objects and arrays nest (1 for a flat object). */
+  readonly depth: number;
 }
 
 export type JsonStream =
@@ -20,10 +22,11 @@ export function readJsonStream(text: string): JsonStream {
   const values: JsonValueSpan[] = [];
   let index = skipSpace(text, 0);
   while (index < text.length) {
-    const end = endOfValue(text, index);
-    if (end === null) return { ok: false, offset: index };
+    const found = endOfValue(text, index);
+    if (found === null) return { ok: false, offset: index };
+    const { end, depth } = found;
     try {
-      values.push({ start: index, end, value: JSON.parse(text.slice(index, end)) as unknown });
+      values.push({ start: index, end, depth, value: JSON.parse(text.slice(index, end)) as unknown });
     } catch {
       return { ok: false, offset: index };
     }
@@ -38,10 +41,11 @@ function skipSpace(text: string, from: number): number {
   return index;
 }
 
-/** The end of the object or array starting at `start`, by its brackets outside strings. */
-function endOfValue(text: string, start: number): number | null {
+/** The end of the object or array starting at `start`, by its brackets outside strings, and its depth. */
+function endOfValue(text: string, start: number): { end: number; depth: number } | null {
   if (!OPEN.has(text[start]!)) return null;
   let depth = 0;
+  let deepest = 0;
   let inString = false;
   for (let index = start; index < text.length; index += 1) {
     const char = text[index]!;
@@ -49,10 +53,10 @@ function endOfValue(text: string, start: number): number | null {
       if (char === '\\') index += 1;
       else if (char === '"') inString = false;
     } else if (char === '"') inString = true;
-    else if (OPEN.has(char)) depth += 1;
+    else if (OPEN.has(char)) deepest = Math.max(deepest, (depth += 1));
     else if (CLOSE.has(char)) {
       depth -= 1;
-      if (depth === 0) return index + 1;
+      if (depth === 0) return { end: index + 1, depth: deepest };
     }
   }
   return null;

@@ -22,6 +22,7 @@ import {
   type ScalarTag,
   type YAMLSeq,
 } from 'yaml';
+import { MAX_NESTING } from './max-nesting.js';
 
 export interface YamlProblem {
   /** The parser's code for the problem, or DUPLICATE_KEY. */
@@ -227,12 +228,6 @@ function readValue(source: string): { value: unknown; shared: boolean } | { prob
 const unread = (): never => {
   throw new Error('a document that could not be read cannot be changed');
 };
-
-/**
- * How deep a document's collections may nest. The library reads them by recursion, which nears the end
- * of the stack at a few times this depth; no manifest nests nearly so deep.
- */
-const MAX_NESTING = 500;
 
 /** One document's text parsed, or its first problem (offset within the text). */
 function parseOne(source: string): { document: Document.Parsed } | { problem: YamlProblem } {

@@ -39,7 +39,11 @@ const groupOf = (object: KubeObject): string =>
 
 /** Where the object's pod template is, when its kind is one the injection adds the sidecar to. */
 export function podTemplatePath(object: KubeObject): readonly string[] | undefined {
-  const known = typeof object.kind === 'string' ? POD_TEMPLATE_PATHS[object.kind] : undefined;
+  // Own kinds only: `constructor` or `__proto__` would find what every object inherits.
+  const known =
+    typeof object.kind === 'string' && Object.hasOwn(POD_TEMPLATE_PATHS, object.kind)
+      ? POD_TEMPLATE_PATHS[object.kind]
+      : undefined;
   return known && known.groups.includes(groupOf(object)) ? known.path : undefined;
 }
 

@@ -5,8 +5,9 @@
 //
 // A pod that already carries a sidecar is judged by every rule like any other. The webhook then leaves
 // it as it is (an offline injection wins); `inject` brings it to what it is asked for now: the
-// injection of the pod without its sidecar.
-import { decide, type Decision, type DecideInput } from '../decide/decide.js';
+// injection of the pod without its sidecar. A failure anywhere on the way, rendering included, is the
+// decision judging-failed.ts makes, never an exception.
+import { decide, failedDecision, type Decision, type DecideInput } from '../decide/decide.js';
 import type { OptIn } from '../decide/facts.js';
 import { REASONS, type ReasonCode } from '../decide/reasons.js';
 import { asksForTheSidecar } from '../decide/rules.js';
@@ -25,7 +26,12 @@ export interface Asker {
   readonly profiles: readonly string[] | null;
 }
 
-export type PodInjection = { readonly unknownAnnotations: readonly string[]; readonly asker?: Asker } & (
+export type PodInjection = {
+  readonly unknownAnnotations: readonly string[];
+  readonly asker?: Asker;
+  /** What failed, when judging failed (its class and where), for the decision's log line. */
+  readonly failure?: string;
+} & (
   | { readonly outcome: 'injected'; readonly template: PodTemplate; readonly notes: readonly string[] }
   | {
       readonly outcome: 'skipped';
@@ -53,11 +59,19 @@ export function injectPod(
   entitlement?: PolicyCheck,
 ): PodInjection {
   const input: DecideInput = { defaults, optIn, inherited, ...(entitlement ? { entitlement } : {}) };
+  try {
+    return judgeAndRender(template, input);
+  } catch (error) {
+    return outcomeOf(template as PodTemplate, failedDecision(template, input, error));
+  }
+}
+
+function judgeAndRender(template: unknown, input: DecideInput): PodInjection {
   const decision = decide(template, input);
   // `inject` replaces the sidecar a pod carries, so it judges the pod without it; whether the pod asks at
   // all is still its own to say. A pod that gets no sidecar in its place keeps the one it carries, and
   // a refusal of that one stands.
-  if (optIn !== 'every-workload' || !decision.facts?.carried || fromTheAskRule(decision))
+  if (input.optIn !== 'every-workload' || !decision.facts?.carried || fromTheAskRule(decision))
     return outcomeOf(template as PodTemplate, decision);
   const again = reinject(template as PodTemplate, input);
   return again.outcome === 'skipped' && decision.kind === 'refuse'
@@ -86,6 +100,9 @@ function outcomeOf(template: PodTemplate, decision: Decision): PodInjection {
   const common = {
     unknownAnnotations: facts?.unknownAnnotations ?? [],
     ...(facts ? { asker: { serviceAccount: facts.serviceAccount, profiles: facts.profiles } } : {}),
+    ...(decision.kind !== 'inject' && decision.kind !== 'keep' && decision.failure !== undefined
+      ? { failure: decision.failure }
+      : {}),
   };
   switch (decision.kind) {
     case 'inject': {
@@ -102,9 +119,10 @@ function outcomeOf(template: PodTemplate, decision: Decision): PodInjection {
       return {
         ...common,
         outcome: 'skipped',
-        reason: decision.warning
-          ? `it cannot run the sidecar: ${decision.problems.join('; ')}`
-          : decision.problems.join('; '),
+        reason:
+          decision.warning && decision.failure === undefined
+            ? `it cannot run the sidecar: ${decision.problems.join('; ')}`
+            : decision.problems.join('; '),
         code: decision.reason,
         warning: decision.warning,
       };

@@ -16,6 +16,7 @@ import type { BodyBudget } from '../../http/body-budget.js';
 import { admissionReview, readAdmissionReview } from './admission-review.js';
 import { reviewMemory } from './review-memory.js';
 import { reviewPod, type ReviewResult } from './review-pod.js';
+import { boundedText, MAX_LOGGED_CHARACTERS } from './answer-text.js';
 
 /** An AdmissionReview carries one object, under etcd's 1.5 MiB: a larger body is not one. */
 const MAX_REVIEW_BYTES = 3 * 1024 * 1024;
@@ -63,18 +64,25 @@ async function review(c: Context<{ Bindings: HttpBindings }>, deps: InjectorAppD
     deps.observe('invalid', (performance.now() - started) / 1000);
     return refuse(deps, SIDECAR_ERRORS.AdmissionReviewInvalid, read.problem);
   }
-  const { response, result, pod, reason, who } = reviewPod(read.request, deps.defaults, optIn, deps.policy?.());
+  const { response, result, pod, reason, who, failure } = reviewPod(
+    read.request,
+    deps.defaults,
+    optIn,
+    deps.policy?.(),
+  );
   deps.observe(result, (performance.now() - started) / 1000, reason);
-  // One line per decision; a refusal's line says why, as the answer does.
+  // One line per decision; a refusal's line says why, as the answer does. A failure while judging is a
+  // fault of the injector to fix, logged as an error a log pipeline can alert on.
   if (result !== 'ignored')
-    deps.logger[result === 'refused' ? 'warn' : 'info']('admission review', {
+    deps.logger[failure ? 'error' : result === 'refused' ? 'warn' : 'info']('admission review', {
       result,
       pod,
       namespace: who?.namespace ?? null,
       serviceAccount: who?.serviceAccount ?? null,
       profiles: who?.profiles?.join(',') ?? null,
-      uid: read.request.uid,
+      uid: boundedText(read.request.uid, MAX_LOGGED_CHARACTERS),
       ...(reason ? { reason } : {}),
+      ...(failure ? { failure } : {}),
       ...(response.status ? { message: response.status.message } : {}),
       warnings: response.warnings?.length ?? 0,
     });
