@@ -55,6 +55,8 @@ export type AttributedLine =
   | { readonly kind: 'line'; readonly record: Json; readonly writer: Writer }
   /** A collector's record that names no container, or holds no line the container printed. */
   | { readonly kind: 'unattributed'; readonly record: Json | null }
+  /** A collector's record with the line's fields merged into it, and no longer the line itself. */
+  | { readonly kind: 'merged'; readonly record: Json; readonly writer: Writer }
   | { readonly kind: 'unreadable' };
 
 /** One line of input: the container's own line and its writer, as far as a collector tells them. */
@@ -78,8 +80,10 @@ export function attributeLine(line: string): AttributedLine {
   // its own record beside its metadata cannot be told from it.
   const record = printed === undefined ? null : parseObject(printed.trim());
   const container = shape && text(valueAt(value, shape.container));
+  const writer = { container, namespace: shape && text(valueAt(value, shape.namespace)) };
+  if (printed === undefined && typeof value.event === 'string') return { kind: 'merged', record: value, writer };
   if (!shape || container === undefined || record === null) return { kind: 'unattributed', record };
-  return { kind: 'line', record, writer: { container, namespace: text(valueAt(value, shape.namespace)) } };
+  return { kind: 'line', record, writer };
 }
 
 function parseObject(line: string): Json | null {

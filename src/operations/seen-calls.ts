@@ -3,7 +3,7 @@
 // collector gathered them: log-attribution.ts), or its `sfd_requests_total` series (the /metrics text, or a
 // Prometheus query's JSON answer). A line that is neither is skipped and counted; a request line that is
 // not the sidecar's own, or that grants nothing the sidecar signed, is left out and counted by why.
-import { attributeLine, type Writer } from './log-attribution.js';
+import { attributeLine, type AttributedLine, type Writer } from './log-attribution.js';
 import type { SeenCall } from './suggest-operations.js';
 
 type Json = Record<string, unknown>;
@@ -15,6 +15,9 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 export const LEFT_OUT_LINES = {
   'other-container': 'printed by another container of the pod, as the log collector tells (only the sidecar counts)',
   unattributed: 'wrapped by a log collector that names no container for them',
+  merged:
+    "merged by the log collector into its own record, where their fields cannot be told from the collector's " +
+    "(keep the line in its field: Fluent Bit's Keep_Log on)",
   unsigned: 'answered below 400 without an access key id (no call the sidecar signed)',
 } as const;
 export type LeftOutReason = keyof typeof LEFT_OUT_LINES;
@@ -32,6 +35,7 @@ export interface ReadCalls {
 const NOTHING_LEFT_OUT: Readonly<Record<LeftOutReason, number>> = Object.freeze({
   'other-container': 0,
   unattributed: 0,
+  merged: 0,
   unsigned: 0,
 });
 
@@ -53,7 +57,8 @@ export function callsFromLogLines(lines: string, sidecar: string): ReadCalls {
       skipped += 1;
       continue;
     }
-    const read = attributed.kind === 'line' ? callOf(record, attributed.writer, sidecar) : 'unattributed';
+    const read =
+      attributed.kind === 'line' ? callOf(record, attributed.writer, sidecar) : whyLeftOut(attributed, sidecar);
     if (read === null) skipped += 1;
     else if (typeof read === 'string') leftOut[read] += 1;
     else {
@@ -62,6 +67,13 @@ export function callsFromLogLines(lines: string, sidecar: string): ReadCalls {
     }
   }
   return { calls, skipped, leftOut, ownMetadata };
+}
+
+/** Why a request line that a collector did not hand over as a container's own line is left out. */
+function whyLeftOut(attributed: AttributedLine, sidecar: string): LeftOutReason {
+  if (attributed.kind !== 'merged') return 'unattributed';
+  const { container } = attributed.writer;
+  return container !== undefined && container !== sidecar ? 'other-container' : 'merged';
 }
 
 function callOf(record: Json, writer: Writer, sidecar: string): SeenCall | LeftOutReason | null {

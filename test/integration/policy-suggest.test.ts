@@ -187,8 +187,12 @@ test("only the sidecar's lines count, in the namespace the collector names; what
   // A collector's record that names no container, and a call answered without being signed.
   const unnamed = JSON.stringify({ log: `${own}\n`, stream: 'stdout', kubernetes: { namespace_name: 'shop' } });
   const unsigned = JSON.stringify({ ...(JSON.parse(own) as object), accessKeyId: undefined });
-  const left = await runCli(['policy', 'suggest', '-'], { input: `${unnamed}\n${unsigned}\n` });
+  // Fluent Bit with Merge_Log on and Keep_Log off: the line's fields beside the collector's, the line gone.
+  const wrapped = JSON.parse(collected('fluent-bit', own, { container: 'sfd-sidecar', namespace: 'shop' })) as object;
+  const merged = JSON.stringify({ ...wrapped, log: undefined, ...(JSON.parse(own) as object) });
+  const left = await runCli(['policy', 'suggest', '-'], { input: `${unnamed}\n${unsigned}\n${merged}\n` });
   t.is(left.code, 1);
   t.regex(left.stderr, /1 request lines left out: wrapped by a log collector that names no container/);
   t.regex(left.stderr, /1 request lines left out: answered below 400 without an access key id/);
+  t.regex(left.stderr, /1 request lines left out: merged by the log collector into its own record/);
 });
