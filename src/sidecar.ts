@@ -8,7 +8,8 @@ import type { Readiness } from './admin/create-admin-app.js';
 import { createAdminServer } from './admin/create-admin-server.js';
 import type { RequestLogMode } from './config/settings.js';
 import type { EgressProxy } from './config/egress-proxy.js';
-import { describeProxy, proxyFor } from './outbound/egress-route.js';
+import { describeUrl } from './config/describe-url.js';
+import { proxyFor } from './outbound/egress-route.js';
 import { DEFAULT_LIMITS, type Limits } from './config/limits-config.js';
 import type { ListenAddress, UpstreamTarget } from './config/parsers.js';
 import { SIDECAR_ERRORS } from './errors.js';
@@ -212,7 +213,7 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
 function egressProxyFields({ egressProxy, defaultUpstream }: SidecarOptions): Record<string, LogValue> {
   if (!egressProxy) return {};
   return {
-    egressProxy: describeProxy(egressProxy.url),
+    egressProxy: describeUrl(egressProxy.url),
     egressProxyFrom: egressProxy.source,
     ...(defaultUpstream ? { upstreamThroughProxy: proxyFor(egressProxy, defaultUpstream) !== null } : {}),
   };

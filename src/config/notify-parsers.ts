@@ -1,6 +1,6 @@
 // Parsers for the notification relay's settings.
 import { parseCidrList } from './cidr-list.js';
-import { fail, ok, type Parsed } from './parsers.js';
+import { fail, failUrl, ok, type Parsed } from './parsers.js';
 
 export const parseNotifyPath = (raw: string): Parsed<string> => {
   const text = raw.trim().replace(/\/+$/, '');
@@ -16,7 +16,7 @@ export const parseForwardUrl = (raw: string): Parsed<URL> => {
   } catch {
     // reported below
   }
-  return fail('an http:// or https:// URL where the application listens, e.g. http://127.0.0.1:3000/hooks/sfd');
+  return failUrl('an http:// or https:// URL where the application listens, e.g. http://127.0.0.1:3000/hooks/sfd', raw);
 };
 
 export const parseNotifyToken = (raw: string): Parsed<string> =>

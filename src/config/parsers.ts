@@ -1,9 +1,23 @@
 // Parsers for setting values: each returns a value or the sentence "what is allowed" for the error list.
+import { describeUrl } from './describe-url.js';
 
-export type Parsed<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly allowed: string };
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | {
+      readonly ok: false;
+      readonly allowed: string;
+      /** The value as an error may repeat it, when not as written (a URL without its credentials). */
+      readonly shown?: string;
+    };
 
 export const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
 export const fail = <T>(allowed: string): Parsed<T> => ({ ok: false, allowed });
+/** A URL refused: an error repeats it without the user and password it may carry. */
+export const failUrl = <T>(allowed: string, raw: string): Parsed<T> => ({
+  ok: false,
+  allowed,
+  shown: describeUrl(raw),
+});
 
 export interface ListenAddress {
   /** An address of the host, or '' for every address (IPv4 and IPv6). */
@@ -69,10 +83,10 @@ export function parseUpstreamUrl(raw: string): Parsed<UpstreamTarget> {
   try {
     url = new URL(raw.trim());
   } catch {
-    return fail(URL_ALLOWED);
+    return failUrl(URL_ALLOWED, raw);
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return fail(URL_ALLOWED);
-  if (url.username || url.password || url.search || url.hash) return fail(URL_ALLOWED);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname) return failUrl(URL_ALLOWED, raw);
+  if (url.username || url.password || url.search || url.hash) return failUrl(URL_ALLOWED, raw);
   const protocol = url.protocol;
   const defaultPort = protocol === 'https:' ? 443 : 80;
   return ok(

@@ -85,9 +85,8 @@ export class SettingReader {
   parseFrom<T>(name: string, text: string, parse: (raw: string) => Parsed<T>, secret: boolean): T | undefined {
     const parsed = parse(text);
     if (parsed.ok) return parsed.value;
-    this.problems.push(
-      `${name}${this.from(name)}: must be ${parsed.allowed}${secret ? '' : ` (got ${quoteValue(text)})`}`,
-    );
+    const got = secret ? '' : ` (got ${quoteValue(parsed.shown ?? text)})`;
+    this.problems.push(`${name}${this.from(name)}: must be ${parsed.allowed}${got}`);
     return undefined;
   }
 

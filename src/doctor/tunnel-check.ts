@@ -4,7 +4,8 @@
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type Socket } from 'node:net';
-import { describeProxy, proxyAuthorization } from '../outbound/egress-route.js';
+import { describeUrl } from '../config/describe-url.js';
+import { proxyAuthorization } from '../outbound/egress-route.js';
 import type { UpstreamTarget } from '../config/parsers.js';
 import { trustedCertificates } from '../outbound/trusted-certificates.js';
 import { afterPendingIo } from './after-pending-io.js';
@@ -30,7 +31,7 @@ export function openTunnel(
   ca: string | null,
   timeoutMs: number,
 ): Promise<TunnelOutcome> {
-  const proxyName = describeProxy(proxy);
+  const proxyName = describeUrl(proxy);
   const target = `${upstream.hostname.includes(':') ? `[${upstream.hostname}]` : upstream.hostname}:${upstream.port}`;
   const proxyHost = proxy.hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {

@@ -261,7 +261,7 @@ export function overrideByAnnotations(
     if (raw === undefined || row.parse === undefined) continue;
     const parsed = row.parse(raw);
     if (parsed.ok) values[key] = parsed.value;
-    else problems.push(`annotation ${name}: must be ${parsed.allowed} (got ${quoteValue(raw)})`);
+    else problems.push(`annotation ${name}: must be ${parsed.allowed} (got ${quoteValue(parsed.shown ?? raw)})`);
   }
   const signingPortFromAnnotation = annotations[annotationOf('signingPort')!] !== undefined;
   return { options: { ...(values as unknown as InjectionOptions), signingPortFromAnnotation }, problems };

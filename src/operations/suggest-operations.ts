@@ -1,5 +1,5 @@
 // The smallest operations that would have allowed every call seen, from what the sidecars recorded:
-// per profile (and per namespace and service account when the records carry them), named operations
+// per profile (and per namespace when the records carry it), named operations
 // first, then rules for the rest, each path's all-digit segments written `*` (ids, which vary call by
 // call). Only calls answered below 400 count: a call the gateway refused is no use to grant.
 import { operationOf, type NamedOperation } from './named-operations.js';
@@ -14,8 +14,8 @@ export interface SeenCall {
   readonly operation?: string;
   readonly status: number;
   readonly count: number;
+  /** The namespace of the sidecar that signed it, as a log collector's metadata or a series' labels say. */
   readonly namespace?: string;
-  readonly serviceAccount?: string;
 }
 
 export interface SuggestedItem {
@@ -26,7 +26,6 @@ export interface SuggestedItem {
 export interface Suggestion {
   readonly profile: string;
   readonly namespace?: string;
-  readonly serviceAccount?: string;
   readonly items: readonly SuggestedItem[];
   /** Calls of the `other` operation, which only a path can grant and the records did not carry one. */
   readonly unnamed: number;
@@ -45,8 +44,8 @@ export function suggestOperations(calls: Iterable<SeenCall>): Suggestion[] {
   const groups = new Map<string, { key: Omit<Suggestion, 'items' | 'unnamed'>; calls: SeenCall[] }>();
   for (const call of calls) {
     if (call.status <= 0 || call.status >= 400) continue;
-    const key = { profile: call.profile, namespace: call.namespace, serviceAccount: call.serviceAccount };
-    const id = JSON.stringify([key.namespace ?? null, key.serviceAccount ?? null, key.profile]);
+    const key = { profile: call.profile, namespace: call.namespace };
+    const id = JSON.stringify([key.namespace ?? null, key.profile]);
     const group = groups.get(id) ?? { key: withoutUndefined(key), calls: [] };
     group.calls.push(call);
     groups.set(id, group);

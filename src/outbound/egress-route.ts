@@ -1,4 +1,5 @@
-// Which connections go through the egress proxy, and how the proxy is named and authenticated to:
+// Which connections go through the egress proxy, and how the proxy is authenticated to (it is named, in
+// logs and the doctor, without its credentials by config/describe-url.ts):
 // what the calls out of the sidecar do with the proxy settings config/egress-proxy.ts reads.
 import type { EgressProxy } from '../config/egress-proxy.js';
 import { isLoopback } from '../config/no-proxy.js';
@@ -8,11 +9,6 @@ import type { UpstreamTarget } from '../config/parsers.js';
 export function proxyFor(egress: EgressProxy | null, upstream: UpstreamTarget): URL | null {
   if (!egress || upstream.protocol !== 'https:' || isLoopback(upstream.hostname)) return null;
   return egress.noProxy.bypasses(upstream.hostname, upstream.port) ? null : egress.url;
-}
-
-/** The proxy's address without its credentials, for logs and the doctor. */
-export function describeProxy(url: URL): string {
-  return `${url.protocol}//${url.host}${url.username || url.password ? ' (with credentials)' : ''}`;
 }
 
 /** The proxy's credentials as a Basic Proxy-Authorization header, as curl sends them; none without. */

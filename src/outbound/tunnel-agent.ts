@@ -3,7 +3,8 @@
 // sees neither the signature nor the key id. The only module that imports https-proxy-agent.
 import type { Agent, AgentOptions, ClientRequest } from 'node:http';
 import { HttpsProxyAgent } from 'https-proxy-agent';
-import { describeProxy, proxyAuthorization } from './egress-route.js';
+import { describeUrl } from '../config/describe-url.js';
+import { proxyAuthorization } from './egress-route.js';
 import type { AgentTrust } from './trusted-certificates.js';
 import { SETTINGS } from '../config/settings.js';
 
@@ -18,7 +19,7 @@ export class TunnelRefusedError extends Error {
       proxyStatus === 407
         ? `: the proxy wants credentials, http://user:password@host:port in ${SETTINGS.upstreamProxy.env}`
         : '';
-    super(`the egress proxy ${describeProxy(proxy)} refused the tunnel with ${proxyStatus} ${proxyStatusText}${hint}`);
+    super(`the egress proxy ${describeUrl(proxy)} refused the tunnel with ${proxyStatus} ${proxyStatusText}${hint}`);
     this.name = 'TunnelRefusedError';
   }
 }

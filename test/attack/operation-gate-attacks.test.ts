@@ -481,6 +481,57 @@ test('an override header in trailers or named by Connection never reaches the ga
   t.notRegex(gw.raw(), /x-(http-)?method-override\s*:/i);
 });
 
+// Path override headers: IIS's URL Rewrite, Symfony (X-Original-URL, X-Rewrite-URL when trusted) and nginx
+// configurations that route by them run the path in the header instead of the one judged: a profile
+// limited to reading customers sends service 1's rate-limit path there, and a gateway honouring it
+// deletes the rate limit. Every spelling (case, `_` for `-`, repeated, empty, named by Connection) must be
+// refused, or at least never reach the gateway. Control: a profile without a limit forwards the header,
+// and the limited profile's call without it goes through.
+test('path override headers are refused in every spelling and never reach the gateway', async (t) => {
+  const gw = await gateway(t);
+  const keyStoreLimit = await sidecar(t, gw.url, { billing: { keys: [BILLING], operations: READS } });
+  const narrowed = await sidecar(
+    t,
+    gw.url,
+    { billing: { keys: [BILLING] } },
+    { narrowing: '{"billing":{"operations":["getCustomer"]}}' },
+  );
+  const headers = [
+    [`X-Original-URL: ${DELETE_RATE_LIMIT}`],
+    [`x-original-url: ${DELETE_RATE_LIMIT}`],
+    [`X-Rewrite-URL: ${DELETE_RATE_LIMIT}`],
+    [`X-REWRITE-URL: ${DELETE_RATE_LIMIT}`],
+    [`X_ORIGINAL_URL: ${DELETE_RATE_LIMIT}`],
+    [`X-Original_URL: ${DELETE_RATE_LIMIT}`],
+    [`x_rewrite_url: ${DELETE_RATE_LIMIT}`],
+    ['X-Original-URL: /v1.1/customer/1'],
+    ['X-Original-URL:'],
+    ['X-Trace: 1', `X-Original-URL: ${DELETE_RATE_LIMIT}`, 'X-Original-URL: /v1.1/customer/1'],
+    [`X-Rewrite-URL:\t${DELETE_RATE_LIMIT}`],
+  ];
+  for (const sc of [keyStoreLimit, narrowed]) {
+    await allRefused(
+      t,
+      gw,
+      sc.port,
+      headers.map((h) => closing('GET', '/v1.1/customer/1', h)),
+    );
+    await rawExchange(
+      sc.port,
+      request('GET', '/v1.1/customer/1', ['Connection: close, X-Original-URL', `X-Original-URL: ${DELETE_RATE_LIMIT}`]),
+      800,
+    );
+  }
+  nothingReached(t, gw, 'path override headers');
+  const control = await sidecar(t, gw.url, { billing: { keys: [BILLING] } });
+  t.is(statuses(await rawExchange(keyStoreLimit.port, closing('GET', '/v1.1/customer/1'), 800))[0], 200);
+  t.is(statuses(await rawExchange(control.port, closing('GET', '/v1.1/customer/1', headers[0]), 800))[0], 200);
+  t.true(
+    gw.seen.at(-1)!.rawHeaders.some((h) => /^x-original-url$/i.test(h)),
+    'a profile without a limit forwards the header',
+  );
+});
+
 const describeOne = (s: Seen): string => `${s.method} ${s.url} ${s.rawHeaders.join(',')} ${JSON.stringify(s.trailers)}`;
 
 // Request smuggling: a forbidden request hidden in an allowed one's body, framed so that the sidecar and

@@ -102,7 +102,10 @@ test('Windows pods are refused naming how they say so; a custom resource is left
   const knative = await inject('knative-service.yaml');
   t.is(knative.code, 0);
   t.is(knative.stdout, readFileSync(world('knative-service.yaml'), 'utf8'));
-  t.regex(knative.stderr, /left alone Service\/hello .*pod template at spec\.template, but Service is not a kind/);
+  t.regex(
+    knative.stderr,
+    /left alone Service\/hello .*holds containers at spec\.template\.spec\.containers, but Service is not a kind/,
+  );
 });
 
 test('every comment stays on the node it was written on', async (t) => {

@@ -94,3 +94,30 @@ test('ill-typed pods get a review refusing them with Sidecar.PodInvalid, a log l
   t.is(stack.logs.lines().filter((line) => line.level === 'error' || line.level === 'fatal').length, 0);
   t.is((await send(`${stack.adminUrl}/readyz`)).status, 200);
 });
+
+test('an upstream-url with credentials is refused without repeating them in the answer or the log', async (t) => {
+  const stack = await startInjectorStack(t);
+  const [user, password] = ['url-user-5e2a', 'url-password-9f3c'];
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: {
+      name: 'web',
+      labels: { 'sfd-sidecar.io/inject': 'true' },
+      annotations: { 'sfd-sidecar.io/upstream-url': `https://${user}:${password}@gateway.example/` },
+    },
+    spec: { containers: [{ name: 'web', image: 'example/web:1' }] },
+  };
+  const answer = await stack.post('/mutate', reviewOf(pod));
+  const review = JSON.parse(answer.body) as Review;
+  t.false(review.response.allowed);
+  t.regex(
+    review.response.status!.message,
+    /sfd-sidecar\.io\/upstream-url: .*"https:\/\/gateway\.example\/ \(with credentials\)"/,
+  );
+  t.true(await eventually(() => stack.logs.lines().some((line) => line.event === 'admission review')));
+  for (const secret of [user, password]) {
+    t.false(answer.body.includes(secret), 'the answer repeats the credentials');
+    t.false(stack.logs.text().includes(secret), 'the log repeats the credentials');
+  }
+});

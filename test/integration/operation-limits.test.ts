@@ -82,6 +82,25 @@ test('the key store limits what a profile signs: allowed calls verified by the g
   t.like(lines[0], { operation: 'deleteRateLimit', profile: 'billing', path: '/cdn/v1.0/services/9/rateLimit' });
 });
 
+test('a path override header is refused where a limit applies, and forwarded where none does', async (t) => {
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
+  const limited = await sidecarWith(t, emulator.url, { operations: ['getCustomer'] });
+  for (const header of ['X-Original-URL', 'x-rewrite-url', 'X_ORIGINAL_URL', 'X-Rewrite_Url']) {
+    const answer = await send(`${limited.proxyUrl}/v1.1/customer/12345`, {
+      headers: { [header]: '/cdn/v1.0/services/1/rateLimit' },
+    });
+    t.is(answer.status, 403, header);
+    t.is((JSON.parse(answer.body.toString()) as { code: string }).code, 'Sidecar.OperationForbidden');
+    t.regex(answer.body.toString(), new RegExp(`${header} would change the path judged`, 'i'));
+  }
+  t.is(emulator.state.accepted.length, 0, 'nothing refused reached the gateway');
+  t.is((await send(`${limited.proxyUrl}/v1.1/customer/12345`)).status, 200);
+  const open = await sidecarWith(t, emulator.url, {});
+  const forwarded = await send(`${open.proxyUrl}/v1.1/customer/12345`, {
+    headers: { 'X-Original-URL': '/v1.1/customer/12345' },
+  });
+  t.is(forwarded.status, 200, 'a profile without a limit forwards it');
+});
 test('SFD_OPERATIONS narrows within the key store, never widens it, and names every profile it allows', async (t) => {
   const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
   const narrowed = await sidecarWith(t, emulator.url, {}, '{"billing":{"operations":["getCustomer"]}}');

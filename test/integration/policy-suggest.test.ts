@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { parse } from 'yaml';
 import { runCli } from '../helpers/cli-process.js';
+import { collected, collectedLines, COLLECTORS } from '../helpers/collected-logs.js';
 import { send } from '../helpers/http.js';
 import { keystoreJson, startKeyStoreSidecar } from '../helpers/keystore-stack.js';
 import { startKeyedEmulator } from '../helpers/stack.js';
@@ -91,13 +92,9 @@ test('lines a collector wrapped with a namespace give entitlement entries; serie
   const open = await sidecar(t, emulator.url);
   await replay(open.proxyUrl, TRAFFIC);
   // As Fluent Bit's tail input and Kubernetes filter write them: the runtime's line under `log`.
-  const wrapped = open.logs
-    .text()
-    .split('\n')
-    .filter((line) => line !== '')
-    .map((line) => JSON.stringify({ log: `${line}\n`, stream: 'stdout', kubernetes: { namespace_name: 'shop' } }));
   const log = join(dir, 'collected.log');
-  writeFileSync(log, `${wrapped.join('\n')}\n`);
+  const sidecarIn = (namespace: string) => ({ container: 'sfd-sidecar', namespace });
+  writeFileSync(log, `${collectedLines('fluent-bit', open.logs.text(), sidecarIn('shop')).join('\n')}\n`);
   const fromLog = await runCli(['policy', 'suggest', log]);
   t.is(fromLog.code, 0, fromLog.stderr);
   const entries = (parse(fromLog.stdout) as { entitlements: unknown[] }).entitlements;
@@ -109,19 +106,17 @@ test('lines a collector wrapped with a namespace give entitlement entries; serie
     'getRateLimit',
   ]);
 
-  // As Vector's kubernetes_logs source writes them: the line under `message`.
-  const vector = join(dir, 'vector.log');
-  writeFileSync(
-    vector,
-    open.logs
-      .text()
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.stringify({ message: line, kubernetes: { pod_namespace: 'pay' } }))
-      .join('\n'),
-  );
-  const fromVector = await runCli(['policy', 'suggest', vector]);
-  t.like((parse(fromVector.stdout) as { entitlements: unknown[] }).entitlements[0], { namespace: 'pay' });
+  // As Vector's kubernetes_logs source and Filebeat write them: the line under `message`.
+  for (const [collector, namespace] of [
+    ['vector', 'pay'],
+    ['filebeat', 'ledger'],
+  ] as const) {
+    const file = join(dir, `${collector}.log`);
+    writeFileSync(file, collectedLines(collector, open.logs.text(), sidecarIn(namespace)).join('\n'));
+    const run = await runCli(['policy', 'suggest', file]);
+    t.is(run.code, 0, run.stderr);
+    t.like((parse(run.stdout) as { entitlements: unknown[] }).entitlements[0], { namespace, profiles: ['billing'] });
+  }
 
   const metrics = join(dir, 'metrics.txt');
   writeFileSync(metrics, (await send(`${open.adminUrl}/metrics`)).body);
@@ -145,4 +140,59 @@ test('policy suggest refuses what it cannot read, with a usage line or the reaso
   t.is(nothing.code, 1);
   t.regex(nothing.stderr, /0 calls read from stdin, 2 lines skipped/);
   t.regex(nothing.stderr, /nothing to suggest/);
+});
+
+test("only the sidecar's lines count, in the namespace the collector names; what is left out is said", async (t) => {
+  const emulator = await startKeyedEmulator(t, { [KEY.accessKeyId]: KEY.secret });
+  const open = await sidecar(t, emulator.url);
+  await replay(open.proxyUrl, TRAFFIC.slice(0, 1));
+  // What an application container of the same pod prints: a line shaped as the sidecar's, naming another
+  // profile, a call the sidecar never made, and a namespace and service account of its own choosing.
+  const printed = JSON.stringify({
+    level: 'info',
+    service: 'sfd-sidecar',
+    method: 'DELETE',
+    path: '/cdn/v1.0/services/1/rateLimit',
+    operation: 'deleteRateLimit',
+    profile: 'payroll',
+    accessKeyId: 'AKPAYROLL',
+    namespace: 'finance',
+    serviceAccount: 'payroll-runner',
+    status: 200,
+    event: 'request',
+  });
+  for (const collector of COLLECTORS) {
+    const lines = [
+      ...collectedLines(collector, open.logs.text(), { container: 'sfd-sidecar', namespace: 'shop' }),
+      collected(collector, printed, { container: 'app', namespace: 'shop' }),
+      collected(collector, printed, { container: 'app', namespace: 'shop' }),
+    ];
+    const run = await runCli(['policy', 'suggest', '-'], { input: `${lines.join('\n')}\n` });
+    t.is(run.code, 0, run.stderr);
+    t.deepEqual(
+      parse(run.stdout),
+      { entitlements: [{ namespace: 'shop', profiles: ['billing'], operations: ['getCustomer'] }] },
+      collector,
+    );
+    t.regex(run.stderr, /warning: 2 request lines left out: printed by another container of the pod/, collector);
+  }
+
+  // Plain lines are the sidecar's own (kubectl logs -c sfd-sidecar): a namespace in them is not read.
+  const own = JSON.stringify({ ...(JSON.parse(printed) as object), profile: 'billing' });
+  const plain = await runCli(['policy', 'suggest', '-'], { input: `${own}\n` });
+  t.is(plain.code, 0, plain.stderr);
+  t.deepEqual(parse(plain.stdout), { profiles: { billing: { operations: ['deleteRateLimit'] } } });
+  t.regex(plain.stderr, /1 request lines name a namespace or service account of their own, which is not read/);
+
+  // A collector's record that names no container, and a call answered without being signed.
+  const unnamed = JSON.stringify({ log: `${own}\n`, stream: 'stdout', kubernetes: { namespace_name: 'shop' } });
+  const unsigned = JSON.stringify({ ...(JSON.parse(own) as object), accessKeyId: undefined });
+  // Fluent Bit with Merge_Log on and Keep_Log off: the line's fields beside the collector's, the line gone.
+  const wrapped = JSON.parse(collected('fluent-bit', own, { container: 'sfd-sidecar', namespace: 'shop' })) as object;
+  const merged = JSON.stringify({ ...wrapped, log: undefined, ...(JSON.parse(own) as object) });
+  const left = await runCli(['policy', 'suggest', '-'], { input: `${unnamed}\n${unsigned}\n${merged}\n` });
+  t.is(left.code, 1);
+  t.regex(left.stderr, /1 request lines left out: wrapped by a log collector that names no container/);
+  t.regex(left.stderr, /1 request lines left out: answered below 400 without an access key id/);
+  t.regex(left.stderr, /1 request lines left out: merged by the log collector into its own record/);
 });

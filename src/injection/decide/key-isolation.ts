@@ -71,10 +71,7 @@ export function keyIsolationProblems(input: IsolationInput): string[] {
     const beyond = (container.securityContext?.capabilities?.add ?? []).filter((c) => !BASELINE.has(c));
     if (beyond.length > 0)
       problems.push(`${name} adds the capability ${beyond.join(', ')}, beyond the baseline Pod Security Standard`);
-    const mount = (container.volumeMounts ?? []).find((m) => keyVolumes.has(m.name));
-    if (mount) problems.push(`${name} mounts volume ${mount.name}, which holds the key store Secret`);
-    const read = input.keystoreSecrets.find((secret) => readsSecretIntoEnv(container, secret));
-    if (read !== undefined) problems.push(`${name} reads the key store Secret ${read} into its environment`);
+    problems.push(...keyStoreReads(container, keyVolumes, input.keystoreSecrets));
   }
   // One by one: a pod may list more containers than a call can take arguments.
   if (spec.shareProcessNamespace === true) for (const problem of sharedNamespaceProblems(input)) problems.push(problem);
@@ -105,6 +102,21 @@ function sharedNamespaceProblems(input: IsolationInput): string[] {
     );
     if (reaching.length > 0) problems.push(`${shared}: ${name} adds the capability ${reaching.join(', ')}`);
   }
+  return problems;
+}
+
+/** How a container reads the key store: a volume holding it mounted, or the Secret in its environment. */
+export function keyStoreReads(
+  container: Container,
+  keyVolumes: ReadonlySet<string>,
+  keystoreSecrets: readonly string[],
+  name = `container ${container.name}`,
+): string[] {
+  const problems: string[] = [];
+  const mount = (container.volumeMounts ?? []).find((m) => keyVolumes.has(m.name));
+  if (mount) problems.push(`${name} mounts volume ${mount.name}, which holds the key store Secret`);
+  const read = keystoreSecrets.find((secret) => readsSecretIntoEnv(container, secret));
+  if (read !== undefined) problems.push(`${name} reads the key store Secret ${read} into its environment`);
   return problems;
 }
 

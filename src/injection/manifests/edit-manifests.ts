@@ -9,17 +9,18 @@ import { MAX_NESTING } from './max-nesting.js';
 import { readKubeYamlStream, type StreamDocument } from './kube-yaml.js';
 import { describeYamlCode, where, whereIn } from '../../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from '../pipeline/inject-pod.js';
+import { containerPlaces, keyStoreReaches } from '../pipeline/key-store-reach.js';
 import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
 import type { InjectionOptions } from '../options.js';
 import { patchBetween } from '../json-patch.js';
 import { takeSidecarOut } from '../pipeline/uninject-template.js';
 import type { PodTemplate, StringMap } from '../pod.js';
+import { SIDECAR_NAME } from '../contract.js';
 import {
   describeObject,
   mentionsContainers,
   objectName,
   podTemplatePath,
-  templateLikePath,
   valueAt,
   type KubeObject,
 } from './pod-templates.js';
@@ -51,6 +52,12 @@ type Edit = { readonly op: 'set' | 'insert' | 'remove'; readonly path: readonly 
 export type PodEdit = (template: PodTemplate, inherited: Readonly<StringMap>, object: KubeObject) => PodInjection;
 
 /**
+ * How containers of the object, but those of the pod template the edit judged, would read the key store;
+ * a gate over every document, not only over the pods the edit changes.
+ */
+type KeyStoreJudge = (object: unknown, judged: object | null) => string[];
+
+/**
  * @param policy the entitlement policy, and the namespace of objects that name none (kubectl's
  * `--namespace`, or default)
  */
@@ -60,7 +67,7 @@ export function injectManifestText(
   defaults: InjectionOptions,
   policy?: { readonly policy: EntitlementPolicy; readonly namespace: string },
 ): InjectedText {
-  return editManifestText(text, source, (template, inherited, object) =>
+  const edit: PodEdit = (template, inherited, object) =>
     injectPod(
       template,
       defaults,
@@ -71,7 +78,9 @@ export function injectManifestText(
         object: objectName(object),
         namespace: typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : policy.namespace,
       },
-    ),
+    );
+  return editManifestText(text, source, edit, (object, judged) =>
+    keyStoreReaches(object, defaults.keystoreSecret, judged),
   );
 }
 
@@ -80,11 +89,11 @@ export function uninjectManifestText(text: string, source: string): InjectedText
   return editManifestText(text, source, takeSidecarOut);
 }
 
-function editManifestText(text: string, source: string, edit: PodEdit): InjectedText {
-  return /^\s*[[{]/.test(text) ? injectJson(text, source, edit) : injectYaml(text, source, edit);
+function editManifestText(text: string, source: string, edit: PodEdit, judge?: KeyStoreJudge): InjectedText {
+  return /^\s*[[{]/.test(text) ? injectJson(text, source, edit, judge) : injectYaml(text, source, edit, judge);
 }
 
-function injectYaml(text: string, source: string, edit: PodEdit): InjectedText {
+function injectYaml(text: string, source: string, edit: PodEdit, judge?: KeyStoreJudge): InjectedText {
   const stream = readKubeYamlStream(text);
   const place = whereIn(text);
   const outcomes: WorkloadOutcome[] = [];
@@ -97,15 +106,19 @@ function injectYaml(text: string, source: string, edit: PodEdit): InjectedText {
       problems.push(`${at}: not valid YAML${place(document.problem.offset)}: ${what}`);
       continue;
     }
-    // A document without a `containers` key, however it is spelled, has no pod template: it is left alone.
-    if (!mentionsContainers(document.value)) continue;
-    const change = injectDocument(document.value, at, edit, outcomes);
+    // A document without a `containers` key, however it is spelled, has no pod template: it is left alone,
+    // once none of its containers (an Argo Workflow's lone `container`) would read the key store.
+    if (!mentionsContainers(document.value)) {
+      leaveAlone(document.value, at, judge, outcomes);
+      continue;
+    }
+    const change = injectDocument(document.value, at, edit, outcomes, judge);
     if (change) applyToYaml(document, change);
   }
   return { documents: [stream.toString()], format: 'yaml', outcomes, problems };
 }
 
-function injectJson(text: string, source: string, edit: PodEdit): InjectedText {
+function injectJson(text: string, source: string, edit: PodEdit, judge?: KeyStoreJudge): InjectedText {
   const stream = readJsonStream(text);
   if (!stream.ok)
     return {
@@ -125,7 +138,7 @@ function injectJson(text: string, source: string, edit: PodEdit): InjectedText {
   const outcomes: WorkloadOutcome[] = [];
   const documents = stream.values.map((span, index) => {
     const at = stream.values.length > 1 ? `${source}, object ${index + 1}` : source;
-    const change = injectDocument(span.value, at, edit, outcomes);
+    const change = injectDocument(span.value, at, edit, outcomes, judge);
     const written = change ? JSON.stringify(change.value, null, 2) : text.slice(span.start, span.end);
     // What stood between the values (white space) stays with the value before it.
     const next = stream.values[index + 1]?.start ?? text.length;
@@ -135,8 +148,14 @@ function injectJson(text: string, source: string, edit: PodEdit): InjectedText {
 }
 
 /** The change for one document: its own pod template, or those of a list's items; null when none. */
-function injectDocument(value: unknown, at: string, edit: PodEdit, outcomes: WorkloadOutcome[]): DocumentChange | null {
-  const edits = injectObject(value, at, edit, outcomes);
+function injectDocument(
+  value: unknown,
+  at: string,
+  edit: PodEdit,
+  outcomes: WorkloadOutcome[],
+  judge?: KeyStoreJudge,
+): DocumentChange | null {
+  const edits = injectObject(value, at, edit, outcomes, judge);
   if (edits.length === 0) return null;
   // Not structuredClone: an alias is the same object as its anchor in the value, and must not stay so.
   const copy = JSON.parse(JSON.stringify(value)) as unknown;
@@ -144,29 +163,27 @@ function injectDocument(value: unknown, at: string, edit: PodEdit, outcomes: Wor
   return { value: copy, edits };
 }
 
-function injectObject(value: unknown, at: string, edit: PodEdit, outcomes: WorkloadOutcome[]): Edit[] {
+function injectObject(
+  value: unknown,
+  at: string,
+  edit: PodEdit,
+  outcomes: WorkloadOutcome[],
+  judge?: KeyStoreJudge,
+): Edit[] {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
   const object = value as KubeObject;
   if (typeof object.kind === 'string' && object.kind.endsWith('List') && Array.isArray(object.items)) {
     return object.items.flatMap((item, index) =>
-      injectObject(item, at, edit, outcomes).map((change) => ({ ...change, path: ['items', index, ...change.path] })),
+      injectObject(item, at, edit, outcomes, judge).map((change) => ({
+        ...change,
+        path: ['items', index, ...change.path],
+      })),
     );
   }
   const path = podTemplatePath(object);
   const workload = `${describeObject(object)} (${at})`;
   if (path === undefined) {
-    const like = templateLikePath(object);
-    if (like)
-      outcomes.push({
-        workload,
-        injection: {
-          outcome: 'skipped',
-          reason:
-            `it holds a pod template at ${like.join('.')}, but ${String(object.kind)} is not a kind inject adds ` +
-            'the sidecar to (its controller may not accept another container); add it to the pods it makes',
-          unknownAnnotations: [],
-        },
-      });
+    leaveAlone(object, at, judge, outcomes);
     return [];
   }
   const template = valueAt(object, path) as PodTemplate | undefined;
@@ -180,12 +197,14 @@ function injectObject(value: unknown, at: string, edit: PodEdit, outcomes: Workl
         unknownAnnotations: [],
       },
     });
+    judgeOnly(object, at, judge, outcomes);
     return [];
   }
   // A Pod's own annotations are its template's; a workload's are inherited by its template.
   const inherited = path.length > 0 ? stringMap(object.metadata?.annotations) : {};
   const injection = edit(template, inherited, object);
   outcomes.push({ workload, injection });
+  judgeOnly(object, at, judge, outcomes, judgedTemplate(template, injection));
   if (injection.outcome !== 'injected') return [];
   // Only what the injection changed is written: every other field keeps its text and comments.
   return patchBetween(template, injection.template).map((operation) => {
@@ -194,6 +213,70 @@ function injectObject(value: unknown, at: string, edit: PodEdit, outcomes: Workl
     const op = operation.op === 'remove' ? 'remove' : operation.op === 'add' && inList ? 'insert' : 'set';
     return { op, path: [...path, ...keys], value };
   });
+}
+
+/**
+ * An object the edit does not change: refused when a container of it would read the key store, else named
+ * when it holds containers, at the paths where it does, and its kind is not one inject adds the sidecar to.
+ */
+function leaveAlone(value: unknown, at: string, judge: KeyStoreJudge | undefined, outcomes: WorkloadOutcome[]): void {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  const object = value as KubeObject;
+  if (typeof object.kind === 'string' && object.kind.endsWith('List') && Array.isArray(object.items)) {
+    for (const item of object.items) leaveAlone(item, at, judge, outcomes);
+    return;
+  }
+  if (judgeOnly(object, at, judge, outcomes) || podTemplatePath(object) !== undefined) return;
+  const places = containerPlaces(object);
+  if (places.length === 0) return;
+  outcomes.push({
+    workload: `${describeObject(object)} (${at})`,
+    injection: {
+      outcome: 'skipped',
+      reason:
+        `it holds containers at ${places.join(', ')}, but ${String(object.kind)} is not a kind inject adds ` +
+        'the sidecar to (its controller may not accept another container); add it to the pods it makes',
+      unknownAnnotations: [],
+    },
+  });
+}
+
+/**
+ * Refuses the object when a container of it would read the key store, naming each; true when it did.
+ * The rule is key isolation's (`key-access`), over containers wherever the object holds them.
+ */
+function judgeOnly(
+  value: unknown,
+  at: string,
+  judge: KeyStoreJudge | undefined,
+  outcomes: WorkloadOutcome[],
+  judged: object | null = null,
+): boolean {
+  const problems = judge?.(value, judged) ?? [];
+  if (problems.length === 0) return false;
+  outcomes.push({
+    workload: `${describeObject(value as KubeObject)} (${at})`,
+    injection: {
+      outcome: 'refused',
+      code: 'key-access',
+      problems: problems.map((problem) => `key-access ${problem}`),
+      unknownAnnotations: [],
+    },
+  });
+  return true;
+}
+
+/**
+ * The pod template whose containers the injection's rules weighed, or null. A template left alone because
+ * it opted out was judged by nothing but its opt-out, unless it carries a sidecar (then every rule judged
+ * it).
+ */
+function judgedTemplate(template: PodTemplate, injection: PodInjection): PodTemplate | null {
+  const lists: unknown[] = [template.spec.initContainers, template.spec.containers];
+  const carries = lists
+    .flatMap((list) => (Array.isArray(list) ? (list as unknown[]) : []))
+    .some((container) => (container as { name?: unknown } | null)?.name === SIDECAR_NAME);
+  return injection.outcome === 'skipped' && injection.code === 'opted-out' && !carries ? null : template;
 }
 
 function applyToYaml(document: StreamDocument, change: DocumentChange): void {

@@ -1,6 +1,6 @@
 // Where each kind of workload keeps its pod template. The kinds here are injected; another object
-// that holds something shaped like a pod template (a custom resource) is left alone, and `inject`
-// says so, since only its own controller knows whether an added container is welcome there.
+// that holds containers (a custom resource, a core PodTemplate) is left alone, and `inject` says so,
+// since only its own controller knows whether an added container is welcome there.
 import { nameFromMetadata } from '../object-name.js';
 
 /** The path from the object to its pod template ([] for a Pod: the object is the pod). */
@@ -18,13 +18,6 @@ const POD_TEMPLATE_PATHS: Readonly<Record<string, { readonly groups: readonly st
   Rollout: { groups: ['argoproj.io'], path: TEMPLATE },
   DeploymentConfig: { groups: ['apps.openshift.io', ''], path: TEMPLATE },
 };
-
-/** Paths where other kinds keep what looks like a pod template. */
-const TEMPLATE_LIKE_PATHS: readonly (readonly string[])[] = [
-  TEMPLATE,
-  ['template'],
-  ['spec', 'jobTemplate', 'spec', 'template'],
-];
 
 export interface KubeObject {
   apiVersion?: unknown;
@@ -45,14 +38,6 @@ export function podTemplatePath(object: KubeObject): readonly string[] | undefin
       ? POD_TEMPLATE_PATHS[object.kind]
       : undefined;
   return known && known.groups.includes(groupOf(object)) ? known.path : undefined;
-}
-
-/** Where an object of another kind holds something with containers, as a pod template would. */
-export function templateLikePath(object: KubeObject): readonly string[] | undefined {
-  return TEMPLATE_LIKE_PATHS.find((path) => {
-    const spec = (valueAt(object, path) as { spec?: { containers?: unknown } } | undefined)?.spec;
-    return Array.isArray(spec?.containers);
-  });
 }
 
 /** `Kind/name`, as kubectl names an object; `Kind/prefix*` for one named by its generateName. */

@@ -3,7 +3,8 @@
 // loopback and plain HTTP always direct, and a proxy password never repeated in an error.
 import test from 'ava';
 import { parseProxyUrl, readEgressProxy, type EgressProxy } from '../../../src/config/egress-proxy.js';
-import { describeProxy, proxyFor } from '../../../src/outbound/egress-route.js';
+import { describeUrl } from '../../../src/config/describe-url.js';
+import { proxyFor } from '../../../src/outbound/egress-route.js';
 import { isLoopback, parseNoProxy, readNoProxy } from '../../../src/config/no-proxy.js';
 import { SettingReader, type SettingValues } from '../../../src/config/setting-reader.js';
 import { toUpstream } from '../../helpers/stack.js';
@@ -97,8 +98,28 @@ test(
 );
 
 test('the proxy is described without its credentials', (t) => {
-  t.is(describeProxy(new URL('http://user:hunter2-proxy@proxy:3128')), 'http://proxy:3128 (with credentials)');
-  t.is(describeProxy(new URL('https://proxy')), 'https://proxy');
+  t.is(describeUrl(new URL('http://user:hunter2-proxy@proxy:3128')), 'http://proxy:3128 (with credentials)');
+  t.is(describeUrl(new URL('https://proxy')), 'https://proxy');
+});
+
+test('a URL written any way is described without its user and password, parsed or not', (t) => {
+  const described: [string, string][] = [
+    ['https://user:hunter2@gw.example/', 'https://gw.example/ (with credentials)'],
+    ['https://user:hunter2@gw.example/v1?x=a@b', 'https://gw.example/v1?x=a@b (with credentials)'],
+    ['https://a@b:hunter2@gw.example', 'https://gw.example (with credentials)'],
+    ['HTTPS://user:hunter2@[::1]:8443/p', 'HTTPS://[::1]:8443/p (with credentials)'],
+    ['https:///user:hunter2@gw.example', 'https:///gw.example (with credentials)'],
+    ['https:\\\\user:hunter2@gw.example', 'https:\\\\gw.example (with credentials)'],
+    ['https:user:hunter2@gw.example', 'https:gw.example (with credentials)'],
+    ['https://user:hunter2\\@gw.example', 'https://gw.example (with credentials)'],
+    ['user:hunter2@gw.example:443', 'gw.example:443 (with credentials)'],
+    ['//user:hunter2@gw.example', '//gw.example (with credentials)'],
+    ['ftp://user:hunter2@[bad', 'ftp://[bad (with credentials)'],
+    ['https://gw.example/a@b', 'https://gw.example/a@b'],
+    ['https://gw.example', 'https://gw.example'],
+    ['not a url', 'not a url'],
+  ];
+  for (const [url, expected] of described) t.is(describeUrl(url), expected, url);
 });
 
 test('NO_PROXY names cover their subdomains; a leading dot or *. only the subdomains', (t) => {
