@@ -1,10 +1,11 @@
 // `sfd-sidecar audit [--version V | --image REF] [--json] FILE|-`: reads what `kubectl get namespaces,pods -A -o json`
 // (or any workloads) prints and reports what to act on, one line each; exit 0 when there is nothing, 1
-// when there is, 2 when the input cannot be read.
+// when there is, 2 when the input cannot be read or holds no namespace, pod or workload.
 import { auditObjects } from '../audit/audit-objects.js';
 import type { WantedSidecar } from '../audit/running-sidecar.js';
-import type { KubeObject } from '../manifests/pod-templates.js';
+import { podTemplatePath, type KubeObject } from '../manifests/pod-templates.js';
 import { readJsonStream } from '../manifests/json-stream.js';
+import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
 import type { CliIo } from '../../command/cli-io.js';
 
@@ -30,6 +31,11 @@ export async function auditCommand(
     return 2;
   }
   const objects = stream.values.flatMap((span) => itemsOf(span.value));
+  if (!objects.some((o) => o.kind === 'Namespace' || podTemplatePath(o) !== undefined)) {
+    const expected = 'Namespace, Pod or workload (Deployment, StatefulSet, DaemonSet, Job, CronJob...)';
+    io.stderr(nothingToRead('audit', source, expected, 'kubectl get namespaces,pods -A -o json'));
+    return 2;
+  }
   const findings = auditObjects(objects, wantedOf(options));
   if (options.json === true) io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
   else {

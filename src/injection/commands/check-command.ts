@@ -2,17 +2,18 @@
 // namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,
 // validatingadmissionpolicybindings -A -o json` prints, one line per check as ok, warn, fail or not
 // checked, each warning and failure with the command that fixes it; exit 0 when nothing fails, 1 when
-// something does, 2 when the input cannot be read.
+// something does, 2 when the input cannot be read or holds no object of a kind it checks.
 // `sfd-sidecar check --pod NAME [-n NS] FILE|-`: why that pod was (not) injected, over the same input or
 // a manifest; exit 0 when it gets or keeps the sidecar, 1 when it would run without it, 2 when the input
 // cannot be read or holds no such pod.
 import { ConfigError } from '../../config/config-error.js';
 import { isDnsLabel } from '../../config/parsers.js';
+import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../../command/command-settings.js';
 import { checkCluster, type CheckResult } from '../audit/cluster-checks.js';
-import { objectsOf } from '../audit/cluster-input.js';
+import { CHECKED_KINDS, objectsOf } from '../audit/cluster-input.js';
 import { explainPod } from '../audit/explain-pod.js';
 import { findInjectors } from '../audit/injector-install.js';
 import { INJECT_LABEL, NAMESPACE_OPT_IN } from '../contract.js';
@@ -23,6 +24,9 @@ import { readInjectionOptions } from '../options.js';
 import { readPolicyFile } from './policy-file.js';
 
 const USAGE = 'usage: sfd-sidecar check [--pod NAME [-n NS]] [--json] [settings] FILE|-';
+const CLUSTER_GET =
+  'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,' +
+  'validatingadmissionpolicybindings -A -o json';
 const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function checkCommand(
@@ -43,7 +47,11 @@ export async function checkCommand(
     io.stderr(`sfd-sidecar check: ${source} is neither the JSON kubectl prints with -o json nor YAML manifests\n`);
     return 2;
   }
-  if (typeof options.pod === 'string') return explainCommand(values, options, settings, io);
+  if (typeof options.pod === 'string') return explainCommand(values, options, settings, source, io);
+  if (!values.flatMap(objectsOf).some((o) => CHECKED_KINDS.includes(String(o.kind)))) {
+    io.stderr(nothingToRead('check', source, `object of a kind it checks (${CHECKED_KINDS.join(', ')})`, CLUSTER_GET));
+    return 2;
+  }
   const report = checkCluster(values, io.now());
   if (options.json === true) io.stdout(`${JSON.stringify({ results: report.results }, null, 2)}\n`);
   else io.stdout(report.results.map(line).join(''));
@@ -75,6 +83,7 @@ function explainCommand(
   values: readonly unknown[],
   options: Readonly<Record<string, unknown>>,
   settings: CommandSettings,
+  source: string,
   io: CliIo,
 ): number {
   const name = options.pod as string;
@@ -82,6 +91,10 @@ function explainCommand(
   if (namespace !== undefined && !isDnsLabel(namespace))
     throw new ConfigError([`--namespace: must be a namespace name (got ${JSON.stringify(namespace)})`]);
   const objects = values.flatMap(objectsOf);
+  if (!objects.some((o) => podTemplatePath(o) !== undefined)) {
+    io.stderr(nothingToRead('check', source, 'pod or workload', `kubectl get pods,deployments -A -o json`));
+    return 2;
+  }
   const object = objects.find(
     (o) =>
       podTemplatePath(o) !== undefined &&
