@@ -124,6 +124,7 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   pino: ['observability/logger.ts'],
   yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],
+  'jsonc-parser': ['text/json-syntax.ts'],
   'fast-json-patch': ['injection/json-patch.ts'],
   'node-forge': ['injection/certificates/certificate-issuer.ts'],
   zod: ['notify/notifications.ts', 'keys/keystore-schema.ts'],
