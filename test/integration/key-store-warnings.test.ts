@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { startEmulator } from '../../src/emulator/start-emulator.js';
 import { send } from '../helpers/http.js';
 import { createSecretVolume } from '../helpers/kubelet-volume.js';
@@ -19,7 +19,7 @@ const TRAILING_COMMA = GOOD.replace(`"${KEY.secret}"`, `"${KEY.secret}",`);
 const SINGLE_QUOTES = GOOD.replace(`"${KEY.secret}"`, `'${KEY.secret}'`);
 const NOT_LOADED = /^key store not loaded/;
 
-async function emulatorFor(t: import('ava').ExecutionContext) {
+async function emulatorFor(t: ExecutionContext) {
   const emulator = await startEmulator({
     listen: { host: '127.0.0.1', port: 0 },
     keys: new Map([[KEY.id, { secret: Buffer.from(KEY.secret), customerId: 12345 }]]),
