@@ -223,3 +223,33 @@ test('check --pod reads a manifest too, with the command settings as defaults an
   t.regex(run.stdout, /reason: not-entitled/);
   t.regex(run.stdout, /may not use profile payroll/);
 });
+
+test('check --pod over a manifest without --keystore-secret says the option is missing, not an annotation', async (t) => {
+  const manifest = (annotations: string) =>
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: web, namespace: shop}',
+      'spec:',
+      '  selector: {matchLabels: {app: web}}',
+      '  template:',
+      `    metadata: {labels: {app: web, sfd-sidecar.io/inject: "true"}${annotations}}`,
+      '    spec: {containers: [{name: web, image: example/web:1}]}',
+    ].join('\n');
+  const run = await runCli(['check', '--pod', 'web', '-'], { input: manifest('') });
+  t.is(run.code, 2);
+  t.is(run.stdout, '');
+  t.regex(run.stderr, /^sfd-sidecar check: --keystore-secret is missing: /);
+  t.regex(run.stderr, /give --keystore-secret NAME \(SFD_KEYSTORE_SECRET\)/);
+  t.notRegex(run.stderr, /reason: annotation/);
+  const named = await runCli(['check', '--pod', 'web', '-'], {
+    input: manifest(', annotations: {sfd-sidecar.io/keystore-secret: sfd-keys}'),
+  });
+  t.is(named.code, 0, named.stderr);
+  t.regex(named.stdout, /the injector would add the sidecar/);
+  const fromEnvironment = await runCli(['check', '--pod', 'web', '-'], {
+    input: manifest(''),
+    env: { SFD_KEYSTORE_SECRET: 'sfd-keys' },
+  });
+  t.is(fromEnvironment.code, 0, fromEnvironment.stderr);
+});

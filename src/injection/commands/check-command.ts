@@ -20,7 +20,8 @@ import { INJECT_LABEL, NAMESPACE_OPT_IN } from '../contract.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { readKubeYamlStream } from '../manifests/kube-yaml.js';
 import { podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
-import { readInjectionOptions } from '../options.js';
+import { annotationOf, readInjectionOptions } from '../options.js';
+import { SETTINGS } from '../../config/settings.js';
 import { readPolicyFile } from './policy-file.js';
 
 const USAGE = 'usage: sfd-sidecar check [--pod NAME [-n NS]] [--json] [settings] FILE|-';
@@ -117,6 +118,18 @@ function explainCommand(
   const defaults = injectors[0]?.defaults ?? readInjectionOptions(reader);
   reader.assertValid();
   const template = valueAt(object, podTemplatePath(object)!);
+  // Without an injector in the input, the command's settings stand for its defaults: a key store Secret
+  // missing there is the option not given, not a fault of the pod.
+  if (injectors.length === 0 && defaults.keystoreSecret === null && !namesKeyStoreSecret(object, template)) {
+    io.stderr(
+      `sfd-sidecar check: ` +
+        `--keystore-secret is missing: the input holds no injector whose settings name the key store Secret, ` +
+        `and ${String(object.kind)} ${name} names none (annotation ${annotationOf('keystoreSecret')}); give ` +
+        `--keystore-secret NAME (${SETTINGS.keystoreSecret.env}), the chart's keystore.existingSecret, or add ` +
+        `the injector's Deployment to the input (kubectl get deployments -A -o json)\n`,
+    );
+    return 2;
+  }
   const asking = objects.some(
     (o) => o.kind === 'Namespace' && o.metadata?.name === where && labelOf(o) === NAMESPACE_OPT_IN,
   );
@@ -167,4 +180,11 @@ function annotationsOf(object: KubeObject, template: unknown): Record<string, st
   return Object.fromEntries(
     Object.entries(annotations).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
+}
+
+/** Whether the pod, or the workload whose template it is, names its key store Secret by annotation. */
+function namesKeyStoreSecret(object: KubeObject, template: unknown): boolean {
+  const own = (template as { metadata?: { annotations?: unknown } } | undefined)?.metadata?.annotations;
+  const annotations = { ...annotationsOf(object, template), ...(own !== null && typeof own === 'object' ? own : {}) };
+  return typeof (annotations as Record<string, unknown>)[annotationOf('keystoreSecret')!] === 'string';
 }
