@@ -102,6 +102,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'server',
     'sidecar.ts',
     'signing',
+    'text',
   ],
   'cli.ts': ['cli', 'command', 'config', 'injection/commands', 'server', 'version.ts'],
   'main.ts': ['cli.ts', 'files'],
