@@ -74,7 +74,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'text',
   ],
   // What every command shares (its I/O, its settings), below the slices' commands and the dispatcher.
-  command: ['config', 'files', 'observability'],
+  command: ['config', 'files', 'observability', 'text'],
   // Wiring and the command line, above everything.
   'sidecar.ts': [
     'admin',

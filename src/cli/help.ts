@@ -88,5 +88,8 @@ export function commandHelp(command: CommandDefinition): string {
       : []),
     ...(sections.length > 0 ? ['', 'Settings (flag, environment variable):', ...sections] : []),
     '',
+    'Examples:',
+    ...command.examples.flatMap(([line, what]) => [`  # ${what}`, `  ${line}`]),
+    '',
   ].join('\n');
 }

@@ -224,7 +224,7 @@ test('check --pod reads a manifest too, with the command settings as defaults an
   t.regex(run.stdout, /may not use profile payroll/);
 });
 
-test('check --pod over a manifest without --keystore-secret says the option is missing, not an annotation', async (t) => {
+test('check --pod over a manifest without --keystore-secret says the option is missing, no annotation', async (t) => {
   const manifest = (annotations: string) =>
     [
       'apiVersion: apps/v1',

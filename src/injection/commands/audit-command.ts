@@ -7,10 +7,12 @@ import { podTemplatePath, type KubeObject } from '../manifests/pod-templates.js'
 import { readJsonStream } from '../manifests/json-stream.js';
 import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
+import { formatObject, outputFormatOf } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 
 const USAGE =
-  'usage: sfd-sidecar audit [--version V | --image REF] [--json] FILE|-   (kubectl get namespaces,pods -A -o json)';
+  'usage: sfd-sidecar audit [--version V | --image REF] [-o json|yaml] FILE|-   ' +
+  '(kubectl get namespaces,pods -A -o json)';
 const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function auditCommand(
@@ -18,6 +20,7 @@ export async function auditCommand(
   options: Readonly<Record<string, unknown>>,
   io: CliIo,
 ): Promise<number> {
+  const format = outputFormatOf(options);
   if (positionals.length !== 1) {
     io.stderr(`${USAGE}\n`);
     return 2;
@@ -37,7 +40,7 @@ export async function auditCommand(
     return 2;
   }
   const findings = auditObjects(objects, wantedOf(options));
-  if (options.json === true) io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
+  if (format !== null) io.stdout(formatObject({ findings }, format));
   else {
     io.stdout(findings.map((f) => `${f.kind}: ${f.object}: ${f.detail}\n`).join(''));
     const pods = objects.filter((o) => o.kind === 'Pod').length;

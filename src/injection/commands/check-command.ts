@@ -10,6 +10,7 @@ import { ConfigError } from '../../config/config-error.js';
 import { isDnsLabel } from '../../config/parsers.js';
 import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
+import { formatObject, outputFormatOf, type OutputFormat } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../../command/command-settings.js';
 import { checkCluster, type CheckResult } from '../audit/cluster-checks.js';
@@ -24,7 +25,7 @@ import { annotationOf, readInjectionOptions } from '../options.js';
 import { SETTINGS } from '../../config/settings.js';
 import { readPolicyFile } from './policy-file.js';
 
-const USAGE = 'usage: sfd-sidecar check [--pod NAME [-n NS]] [--json] [settings] FILE|-';
+const USAGE = 'usage: sfd-sidecar check [--pod NAME [-n NS]] [-o json|yaml] [settings] FILE|-';
 const CLUSTER_GET =
   'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,' +
   'validatingadmissionpolicybindings -A -o json';
@@ -36,6 +37,7 @@ export async function checkCommand(
   settings: CommandSettings,
   io: CliIo,
 ): Promise<number> {
+  const format = outputFormatOf(options);
   if (positionals.length !== 1) {
     io.stderr(`${USAGE}\n`);
     return 2;
@@ -48,13 +50,13 @@ export async function checkCommand(
     io.stderr(`sfd-sidecar check: ${source} is neither the JSON kubectl prints with -o json nor YAML manifests\n`);
     return 2;
   }
-  if (typeof options.pod === 'string') return explainCommand(values, options, settings, source, io);
+  if (typeof options.pod === 'string') return explainCommand(values, options, settings, source, format, io);
   if (!values.flatMap(objectsOf).some((o) => CHECKED_KINDS.includes(String(o.kind)))) {
     io.stderr(nothingToRead('check', source, `object of a kind it checks (${CHECKED_KINDS.join(', ')})`, CLUSTER_GET));
     return 2;
   }
   const report = checkCluster(values, io.now());
-  if (options.json === true) io.stdout(`${JSON.stringify({ results: report.results }, null, 2)}\n`);
+  if (format !== null) io.stdout(formatObject({ results: report.results }, format));
   else io.stdout(report.results.map(line).join(''));
   const count = (status: string) => report.results.filter((r) => r.status === status).length;
   io.stderr(
@@ -85,6 +87,7 @@ function explainCommand(
   options: Readonly<Record<string, unknown>>,
   settings: CommandSettings,
   source: string,
+  format: OutputFormat | null,
   io: CliIo,
 ): number {
   const name = options.pod as string;
@@ -140,7 +143,7 @@ function explainCommand(
     inherited: annotationsOf(object, template),
     ...(policy ? { entitlement: { policy, object: label, namespace: where } } : {}),
   });
-  if (options.json === true) io.stdout(`${JSON.stringify(explanation, null, 2)}\n`);
+  if (format !== null) io.stdout(formatObject(explanation, format));
   else {
     const lines = [`${label}: the injector would ${PHRASES[explanation.decision]}`];
     if (explanation.rule) lines.push(`  rule: ${explanation.rule}`);
