@@ -20,7 +20,7 @@ import { createNonceSource } from '../signing/nonce.js';
 import type { RunningService, ServeDeps } from '../command/cli-io.js';
 import type { CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
-import { unknownSettings } from '../config/unknown-settings.js';
+import { ignoredSettingNames, type IgnoredSettingName } from '../config/ignored-setting-names.js';
 import { wrapWords } from '../text/wrap-words.js';
 
 export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
@@ -73,7 +73,7 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
       limits: config.limits,
     });
     if (emulator)
-      deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress), unknownSettings(settings.values)));
+      deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress), ignoredSettingNames(settings.values)));
     let relay: { close(drainMs: number): Promise<void> } | null = null;
     try {
       if (config.notify)
@@ -160,11 +160,7 @@ function demoUpstream(emulator: RunningEmulator) {
  * What the demo is, said first; when the only settings given are names that are no setting (a typo of
  * SFD_UPSTREAM_URL), that nothing is configured because of them, and what each most likely means.
  */
-function demoBanner(
-  emulatorUrl: string,
-  signing: string,
-  ignored: readonly { name: string; nearest: string | null }[],
-): string {
+function demoBanner(emulatorUrl: string, signing: string, ignored: readonly IgnoredSettingName[]): string {
   const named = ignored.map(({ name, nearest }) => (nearest ? `${name} (did you mean ${nearest}?)` : name));
   const one = named.length === 1;
   const why =
