@@ -236,9 +236,9 @@ export const COMMANDS: readonly CommandDefinition[] = [
     positionals: true,
     examples: [
       [
-        'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,' +
-          'validatingadmissionpolicybindings -A -o json | sfd-sidecar check -',
-        'check an installation',
+        'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations -A -o json ' +
+          '| sfd-sidecar check -',
+        'check the injector, its webhook, the key store Secrets and the pods',
       ],
       [
         'kubectl get namespaces,deployments,pods -A -o json | sfd-sidecar check --pod web -n shop -',

@@ -89,7 +89,24 @@ export function commandHelp(command: CommandDefinition): string {
     ...(sections.length > 0 ? ['', 'Settings (flag, environment variable):', ...sections] : []),
     '',
     'Examples:',
-    ...command.examples.flatMap(([line, what]) => [`  # ${what}`, `  ${line}`]),
+    ...command.examples.flatMap(([line, what]) => [`  # ${what}`, ...shellLines(line)]),
     '',
   ].join('\n');
+}
+
+/** A command line within the width: broken between words, each line but the last ending in ` \\`. */
+function shellLines(line: string): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    const indent = lines.length === 0 ? 2 : 6;
+    if (current !== '' && indent + current.length + 1 + word.length + 2 > WIDTH) {
+      lines.push(current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  lines.push(current);
+  return lines.map(
+    (text, index) => `${' '.repeat(index === 0 ? 2 : 6)}${text}${index < lines.length - 1 ? ' \\' : ''}`,
+  );
 }
