@@ -111,6 +111,8 @@ export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<
             await import('./injection/commands/policy-command.js')
           ).policyCommand(line.positionals, line.options, deps),
         };
+      case 'completion':
+        return { exitCode: (await import('./cli/completion-command.js')).completionCommand(line.positionals, deps) };
       case 'injector':
         return {
           service: await (await import('./injection/commands/injector-command.js')).injectorCommand(settings, deps),

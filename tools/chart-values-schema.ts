@@ -187,7 +187,12 @@ export function chartValuesSchema(): Schema {
       keystore: object(
         'The key store Secret every injected sidecar mounts.',
         {
-          existingSecret: string(SETTINGS.keystoreSecret.description, { ...OBJECT_NAME }),
+          // Empty passes the schema so that the template's `required` says what to set: helm's schema
+          // error for an empty value quotes the pattern, and for a missing one names no value to set.
+          existingSecret: string(SETTINGS.keystoreSecret.description, {
+            ...OBJECT_NAME,
+            pattern: `^$|${OBJECT_NAME.pattern}`,
+          }),
           key: string(SETTINGS.keystoreSecretKey.description, { pattern: '^[-._a-zA-Z0-9]+$' }),
           layout: { enum: [...KEYSTORE_LAYOUTS], description: SETTINGS.keystoreLayout.description },
         },

@@ -40,8 +40,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   'injection/policy': ['config', 'files', 'injection/reload', 'observability', 'operations', 'text'],
   'injection/decide': ['config', 'injection', 'injection/policy', 'operations', 'text'],
   'injection/render': ['config', 'injection', 'injection/decide', 'operations', 'version.ts'],
-  'injection/pipeline': ['injection', 'injection/decide', 'injection/render'],
-  'injection/manifests': ['injection', 'injection/pipeline', 'injection/policy', 'keys'],
+  'injection/pipeline': ['injection', 'injection/decide', 'injection/render', 'text'],
+  'injection/manifests': ['injection', 'injection/pipeline', 'injection/policy', 'keys', 'text'],
   'injection/certificates': ['files', 'injection/reload', 'observability', 'text'],
   'injection/webhook': [
     'admin',
@@ -74,7 +74,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'text',
   ],
   // What every command shares (its I/O, its settings), below the slices' commands and the dispatcher.
-  command: ['config', 'files', 'observability'],
+  command: ['config', 'files', 'observability', 'text'],
   // Wiring and the command line, above everything.
   'sidecar.ts': [
     'admin',
@@ -102,6 +102,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'server',
     'sidecar.ts',
     'signing',
+    'text',
   ],
   'cli.ts': ['cli', 'command', 'config', 'injection/commands', 'server', 'version.ts'],
   'main.ts': ['cli.ts', 'files'],
@@ -124,6 +125,7 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   pino: ['observability/logger.ts'],
   yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],
+  'jsonc-parser': ['text/json-syntax.ts', 'text/json-edit.ts'],
   'fast-json-patch': ['injection/json-patch.ts'],
   'node-forge': ['injection/certificates/certificate-issuer.ts'],
   zod: ['notify/notifications.ts', 'keys/keystore-schema.ts'],

@@ -10,6 +10,10 @@ export const TEST_TOOLS: Readonly<Record<string, string>> = {
   promtool: 'prometheus',
   yamllint: 'yamllint',
   openssl: 'openssl',
+  // The shell completion scripts are run in each shell they are written for.
+  bash: 'bash',
+  zsh: 'zsh',
+  fish: 'fish',
 };
 
 const has = (command: string): boolean => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;

@@ -2,6 +2,7 @@
 // Parsing and help both derive from this table; each command's module loads only when it runs.
 import type { CommandName } from '../config/settings.js';
 import { SETTINGS } from '../config/settings.js';
+import { OUTPUT_FORMATS } from '../command/output-format.js';
 
 export interface OptionDefinition {
   readonly name: string;
@@ -12,6 +13,8 @@ export interface OptionDefinition {
   readonly multiple?: boolean;
   /** A one-letter form, as kubectl users type it (`-n`). */
   readonly short?: string;
+  /** The values it takes, when they are a few words (shell completion offers them). */
+  readonly choices?: readonly string[];
 }
 
 export interface CommandDefinition {
@@ -24,9 +27,20 @@ export interface CommandDefinition {
   readonly positionals: boolean;
   /** A service that runs until a signal stops it (SIGTERM, SIGINT) and reloads on SIGHUP. */
   readonly service?: true;
+  /** The actions its first argument names (`keys check`), for help and shell completion. */
+  readonly subcommands?: readonly string[];
+  /** Command lines that show its use, each with what it does: the end of its help. */
+  readonly examples: readonly (readonly [commandLine: string, what: string])[];
 }
 
-const json: OptionDefinition = { name: 'json', description: 'print JSON instead of text' };
+const json: OptionDefinition = { name: 'json', description: 'the same as -o json' };
+const output: OptionDefinition = {
+  name: 'output',
+  short: 'o',
+  value: 'json|yaml',
+  description: 'print one JSON or YAML document instead of text, of the shape docs/command-line.md gives',
+  choices: OUTPUT_FORMATS,
+};
 
 export const COMMANDS: readonly CommandDefinition[] = [
   {
@@ -35,6 +49,13 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: '[settings]',
     options: [],
     positionals: false,
+    examples: [
+      ['sfd-sidecar', 'run the demo: the sidecar in front of the built-in emulator'],
+      [
+        'SFD_UPSTREAM_URL=https://base-api.swiftfederation.com SFD_KEYSTORE_FILE=keystore.json sfd-sidecar serve',
+        'sign for the gateway with the keys of a key store',
+      ],
+    ],
     service: true,
   },
   {
@@ -58,9 +79,20 @@ export const COMMANDS: readonly CommandDefinition[] = [
       { name: 'body-file', value: 'PATH', description: 'a file holding the body' },
       { name: 'date', value: 'yyyyMMddTHHmmssZ', description: 'the X-SFD-Date to use (default now)' },
       { name: 'nonce', value: 'DIGITS', description: 'the X-SFD-Nonce to use (default a fresh one)' },
+      output,
       json,
     ],
     positionals: false,
+    examples: [
+      [
+        'sfd-sidecar sign --url https://gateway.example/v1.1/customer/1 --access-key-id AK --access-key-secret-file s',
+        'the string to sign, the signature and the headers of one GET',
+      ],
+      [
+        'sfd-sidecar sign --url URL --method POST --body \'{"a":1}\' -o json',
+        'the same for a POST, as one JSON document',
+      ],
+    ],
   },
   {
     name: 'emulator',
@@ -68,6 +100,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: '[--listen HOST:PORT] [settings]',
     options: [{ name: 'listen', value: 'HOST:PORT', description: 'where it listens (default 127.0.0.1:8090)' }],
     positionals: false,
+    examples: [['sfd-sidecar emulator --listen 127.0.0.1:8090', 'run the local gateway on port 8090']],
     service: true,
   },
   {
@@ -77,8 +110,14 @@ export const COMMANDS: readonly CommandDefinition[] = [
       'keys of a file or of the key store in use (never a secret), print the key store JSON Schema, or split ' +
       'a key store into one file per profile in DIR (made when missing)',
     usage: 'check FILE | list [FILE] [--json] | schema | split FILE DIR   [settings]',
-    options: [json],
+    options: [output, json],
     positionals: true,
+    subcommands: ['check', 'list', 'schema', 'split'],
+    examples: [
+      ['sfd-sidecar keys check keystore.json', 'validate a key store file: every problem, with its line and column'],
+      ['sfd-sidecar keys list keystore.json -o yaml', 'its profiles and keys (never a secret) as YAML'],
+      ['sfd-sidecar keys split keystore.json per-profile/', 'one file per profile, for the per-profile layout'],
+    ],
   },
   {
     name: 'notify',
@@ -93,13 +132,25 @@ export const COMMANDS: readonly CommandDefinition[] = [
       { name: 'type', value: 'TYPE', description: 'recording (default) or stream-status' },
     ],
     positionals: false,
+    examples: [
+      [
+        'sfd-sidecar notify --url http://127.0.0.1:8081/notifications --status started',
+        'send a recording-started event to the relay',
+      ],
+    ],
   },
   {
     name: 'doctor',
     summary: 'with the settings serve would use, tell why signing fails and which signature form the gateway accepts',
     usage: '[--json] [settings]',
-    options: [json],
+    options: [output, json],
     positionals: false,
+    examples: [
+      [
+        'SFD_UPSTREAM_URL=https://base-api.swiftfederation.com SFD_KEYSTORE_FILE=keystore.json sfd-sidecar doctor',
+        'tell why signing fails and which signature form the gateway accepts',
+      ],
+    ],
   },
   {
     name: 'wait-ready',
@@ -107,6 +158,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: '[--timeout-ms N] [settings]',
     options: [{ name: 'timeout-ms', value: 'N', description: 'give up after this many milliseconds (default 60000)' }],
     positionals: false,
+    examples: [['sfd-sidecar wait-ready --timeout-ms 30000', 'wait up to 30 s for the sidecar to be ready']],
   },
   {
     name: 'inject',
@@ -122,6 +174,16 @@ export const COMMANDS: readonly CommandDefinition[] = [
       },
     ],
     positionals: true,
+    examples: [
+      [
+        'kubectl get deploy/app -o yaml | sfd-sidecar inject --keystore-secret sfd-keys - | kubectl apply -f -',
+        'add the sidecar to a running Deployment',
+      ],
+      [
+        'sfd-sidecar inject --keystore-secret sfd-keys app.yaml > injected.yaml',
+        'add it to manifests before they are committed',
+      ],
+    ],
   },
   {
     name: 'uninject',
@@ -129,6 +191,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: 'FILE|- ...   (- reads standard input)',
     options: [],
     positionals: true,
+    examples: [['sfd-sidecar uninject injected.yaml > app.yaml', 'take out again what inject added']],
   },
   {
     name: 'audit',
@@ -143,9 +206,20 @@ export const COMMANDS: readonly CommandDefinition[] = [
         value: 'REF',
         description: 'report the pods whose sidecar does not run REF: by digest (the imageID of its status) or tag',
       },
+      output,
       json,
     ],
     positionals: true,
+    examples: [
+      [
+        'kubectl get namespaces,pods -A -o json | sfd-sidecar audit -',
+        'the pods that asked for the sidecar and run without it',
+      ],
+      [
+        'kubectl get pods -A -o json | sfd-sidecar audit --version 0.2.0 -o json -',
+        'the pods whose sidecar is not 0.2.0, as JSON',
+      ],
+    ],
   },
   {
     name: 'check',
@@ -156,9 +230,21 @@ export const COMMANDS: readonly CommandDefinition[] = [
     options: [
       { name: 'pod', value: 'NAME', description: 'tell the decision the injector would take on this pod or workload' },
       { name: 'namespace', short: 'n', value: 'NS', description: 'the namespace of --pod (default: any)' },
+      output,
       json,
     ],
     positionals: true,
+    examples: [
+      [
+        'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations -A -o json ' +
+          '| sfd-sidecar check -',
+        'check the injector, its webhook, the key store Secrets and the pods',
+      ],
+      [
+        'kubectl get namespaces,deployments,pods -A -o json | sfd-sidecar check --pod web -n shop -',
+        'why the pods of Deployment web in shop are (not) injected',
+      ],
+    ],
   },
   {
     name: 'policy',
@@ -169,9 +255,18 @@ export const COMMANDS: readonly CommandDefinition[] = [
         name: 'from',
         value: 'log|metrics',
         description: 'request log lines (default), or /metrics text or a Prometheus query answer',
+        choices: ['log', 'metrics'],
       },
+      output,
     ],
     positionals: true,
+    subcommands: ['suggest'],
+    examples: [
+      [
+        'kubectl logs deploy/app -c sfd-sidecar | sfd-sidecar policy suggest -',
+        'the operations each profile needs, from request log lines',
+      ],
+    ],
   },
   {
     name: 'injector',
@@ -179,7 +274,21 @@ export const COMMANDS: readonly CommandDefinition[] = [
     usage: '[settings]',
     options: [],
     positionals: false,
+    examples: [['sfd-sidecar injector', 'serve the admission webhook (the chart runs it)']],
     service: true,
+  },
+  {
+    name: 'completion',
+    summary: 'print the shell completion script of sfd-sidecar (and kubectl-sfd) for bash, zsh or fish',
+    usage: 'bash|zsh|fish',
+    options: [],
+    positionals: true,
+    subcommands: ['bash', 'zsh', 'fish'],
+    examples: [
+      ['source <(sfd-sidecar completion bash)', 'complete commands and options in this bash (add it to ~/.bashrc)'],
+      ['sfd-sidecar completion zsh > "${fpath[1]}/_sfd-sidecar"', 'install it for zsh (then run compinit)'],
+      ['sfd-sidecar completion fish > ~/.config/fish/completions/sfd-sidecar.fish', 'install it for fish'],
+    ],
   },
 ];
 

@@ -1,15 +1,17 @@
-// `sfd-sidecar doctor [--profile NAME] [--json]`: prints each check with its verdict and fix; exits 1
+// `sfd-sidecar doctor [--profile NAME] [-o json|yaml]`: prints each check with its verdict and fix; exits 1
 // when any check failed.
 import type { CommandSettings } from '../command/command-settings.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import type { ServeDeps } from '../command/cli-io.js';
 import { SETTINGS } from '../config/settings.js';
+import { formatObject, outputFormatOf } from '../command/output-format.js';
 
 export async function doctorCommand(
   settings: CommandSettings,
-  options: { json?: unknown },
+  options: Readonly<Record<string, unknown>>,
   deps: ServeDeps,
 ): Promise<number> {
+  const format = outputFormatOf(options);
   const report = await runDoctor(settings.values, {
     readFile: deps.readFile,
     readFileAsync: deps.readFileAsync,
@@ -18,9 +20,9 @@ export async function doctorCommand(
     sources: settings.sources,
     settingWarnings: settings.warnings,
   });
-  if (options.json === true) {
-    deps.stdout(`${JSON.stringify(report)}\n`);
-  } else {
+  if (format === 'json') deps.stdout(`${JSON.stringify(report)}\n`);
+  else if (format === 'yaml') deps.stdout(formatObject(report, 'yaml'));
+  else {
     const mark = { ok: '[ok]  ', warn: '[warn]', fail: '[FAIL]' } as const;
     const lines = report.checks.map(
       (c) => `${mark[c.verdict]} ${c.check}: ${c.detail}${c.fix ? `\n       fix: ${c.fix}` : ''}`,

@@ -3,23 +3,13 @@
 import { COMMANDS, type CommandDefinition } from './commands.js';
 import { SETTINGS, defaultTextOf, flagFor, type SettingDefinition } from '../config/settings.js';
 import { SETTING_GROUPS } from '../config/setting-groups.js';
+import { wrapWords } from '../text/wrap-words.js';
 
 const WIDTH = 100;
 const INDENT = 4;
 
-/** Words wrapped to the width, every line after the first indented. */
-function wrap(text: string, indent: number, width = WIDTH): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line !== '' && indent + line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line === '' ? word : `${line} ${word}`;
-  }
-  if (line !== '') lines.push(line);
-  return lines.map((l) => `${' '.repeat(indent)}${l}`);
-}
+/** Words wrapped to the width, every line indented. */
+const wrap = (text: string, indent: number, width = WIDTH): string[] => wrapWords(text, indent, width);
 
 /** A term on its own line, then its description wrapped under it. */
 function entry(term: string, description: string): string[] {
@@ -98,5 +88,25 @@ export function commandHelp(command: CommandDefinition): string {
       : []),
     ...(sections.length > 0 ? ['', 'Settings (flag, environment variable):', ...sections] : []),
     '',
+    'Examples:',
+    ...command.examples.flatMap(([line, what]) => [`  # ${what}`, ...shellLines(line)]),
+    '',
   ].join('\n');
+}
+
+/** A command line within the width: broken between words, each line but the last ending in ` \\`. */
+function shellLines(line: string): string[] {
+  const lines: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    const indent = lines.length === 0 ? 2 : 6;
+    if (current !== '' && indent + current.length + 1 + word.length + 2 > WIDTH) {
+      lines.push(current);
+      current = word;
+    } else current = current === '' ? word : `${current} ${word}`;
+  }
+  lines.push(current);
+  return lines.map(
+    (text, index) => `${' '.repeat(index === 0 ? 2 : 6)}${text}${index < lines.length - 1 ? ' \\' : ''}`,
+  );
 }

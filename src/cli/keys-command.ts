@@ -13,17 +13,20 @@ import { currentKey } from '../keys/select-key.js';
 import type { CliIo } from '../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
+import { formatObject, outputFormatOf, type OutputFormat } from '../command/output-format.js';
 
 const DAY_MS = 86_400_000;
-const USAGE = 'usage: sfd-sidecar keys check FILE | keys list [FILE] [--json] | keys schema | keys split FILE DIR';
+const USAGE =
+  'usage: sfd-sidecar keys check FILE | keys list [FILE] [-o json|yaml] | keys schema | keys split FILE DIR';
 
 export async function keysCommand(
   positionals: readonly string[],
   settings: CommandSettings,
-  options: { json?: unknown },
+  options: Readonly<Record<string, unknown>>,
   io: CliIo,
 ): Promise<number> {
   const [action, file, dir] = positionals;
+  const format = outputFormatOf(options);
   switch (action) {
     case 'split':
       if (!file || !dir) {
@@ -34,7 +37,7 @@ export async function keysCommand(
     case 'check':
       return check(file, io);
     case 'list':
-      return list(file, settings, options.json === true, io);
+      return list(file, settings, format, io);
     case 'schema':
       io.stdout(`${JSON.stringify(keystoreJsonSchema(), null, 2)}\n`);
       return 0;
@@ -100,7 +103,12 @@ interface KeyRow {
 }
 
 /** Lists the keys of FILE, as `check` reads it, or else of the configured key store or single key. */
-async function list(file: string | undefined, settings: CommandSettings, json: boolean, io: CliIo): Promise<number> {
+async function list(
+  file: string | undefined,
+  settings: CommandSettings,
+  format: OutputFormat | null,
+  io: CliIo,
+): Promise<number> {
   if (file !== undefined) {
     const loaded = await load(file, io);
     for (const warning of loaded.warnings) io.stderr(`${file}: warning: ${warning}\n`);
@@ -108,7 +116,7 @@ async function list(file: string | undefined, settings: CommandSettings, json: b
       io.stderr(`${file}: not listed, it has problems (run keys check):\n${bulleted(loaded.problems)}\n`);
       return 1;
     }
-    io.stdout(keyListing(loaded.store, json, io.now()));
+    io.stdout(keyListing(loaded.store, format, io.now()));
     return 0;
   }
   const r = readerOf(settings, io);
@@ -131,14 +139,14 @@ async function list(file: string | undefined, settings: CommandSettings, json: b
         ? r.problems
         : [`${SETTINGS.keystoreFile.env} or ${SETTINGS.accessKeyId.env}: one is required`],
     );
-  io.stdout(keyListing(store, json, io.now()));
+  io.stdout(keyListing(store, format, io.now()));
   return 0;
 }
 
 const bulleted = (lines: readonly string[]): string => lines.map((line) => `  - ${line}`).join('\n');
 
-/** The keys of a store as a table or JSON: ids, windows, the current key, days to expiry; never a secret. */
-function keyListing(store: KeyStore, json: boolean, now: number): string {
+/** The keys of a store as a table, JSON or YAML: ids, windows, the current key, days to expiry; never a secret. */
+function keyListing(store: KeyStore, format: OutputFormat | null, now: number): string {
   const rows: KeyRow[] = [];
   for (const profile of store.profiles.values()) {
     const current = currentKey(profile, now)?.accessKeyId;
@@ -153,7 +161,8 @@ function keyListing(store: KeyStore, json: boolean, now: number): string {
       });
     }
   }
-  return json ? `${JSON.stringify(rows)}\n` : table(rows);
+  if (format === 'json') return `${JSON.stringify(rows)}\n`;
+  return format === 'yaml' ? formatObject(rows, 'yaml') : table(rows);
 }
 
 function table(rows: readonly KeyRow[]): string {

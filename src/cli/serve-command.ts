@@ -20,6 +20,8 @@ import { createNonceSource } from '../signing/nonce.js';
 import type { RunningService, ServeDeps } from '../command/cli-io.js';
 import type { CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
+import { ignoredSettingNames, type IgnoredSettingName } from '../config/ignored-setting-names.js';
+import { wrapWords } from '../text/wrap-words.js';
 
 export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
   const config = loadConfig(settings.values, {
@@ -70,7 +72,8 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
       nextNonce: createNonceSource(),
       limits: config.limits,
     });
-    if (emulator) deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress)));
+    if (emulator)
+      deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress), ignoredSettingNames(settings.values)));
     let relay: { close(drainMs: number): Promise<void> } | null = null;
     try {
       if (config.notify)
@@ -153,13 +156,22 @@ function demoUpstream(emulator: RunningEmulator) {
   return parsed.value;
 }
 
-function demoBanner(emulatorUrl: string, signing: string): string {
-  return [
-    `Demo mode: no ${SETTINGS.upstreamUrl.env}, key or key store is configured, so the sidecar signs for the built-in`,
-    `emulator at ${emulatorUrl} with the emulator's demo key. Configure an upstream and a key to sign for a`,
-    `real gateway. Try:`,
-    ``,
-    `  curl http://${signing}/v1.1/customer/12345`,
-    ``,
-  ].join('\n');
+/**
+ * What the demo is, said first; when the only settings given are names that are no setting (a typo of
+ * SFD_UPSTREAM_URL), that nothing is configured because of them, and what each most likely means.
+ */
+function demoBanner(emulatorUrl: string, signing: string, ignored: readonly IgnoredSettingName[]): string {
+  const named = ignored.map(({ name, nearest }) => (nearest ? `${name} (did you mean ${nearest}?)` : name));
+  const one = named.length === 1;
+  const why =
+    named.length === 0
+      ? `Demo mode: no ${SETTINGS.upstreamUrl.env}, key or key store is configured, so the sidecar signs for the ` +
+        'built-in emulator'
+      : `Demo mode: nothing is configured. ${named.join(', ')} ${one ? 'is' : 'are'} not a setting of sfd-sidecar ` +
+        `and ${one ? 'was' : 'were'} ignored, so there is no upstream, key or key store, and the sidecar runs the ` +
+        'demo: it signs for the built-in emulator';
+  const text =
+    `${why} at ${emulatorUrl} with the emulator's demo key. Configure an upstream and a key to sign for a real ` +
+    'gateway. Try:';
+  return [...wrapWords(text, 0), '', `  curl http://${signing}/v1.1/customer/12345`, ''].join('\n');
 }

@@ -9,6 +9,7 @@ import type { HeaderField } from '../signing/types.js';
 import type { CliIo } from '../command/cli-io.js';
 import { queryReplacesBody } from '../signing/signing-target.js';
 import { readerOf, type CommandSettings } from '../command/command-settings.js';
+import { formatObject, outputFormatOf } from '../command/output-format.js';
 
 type SignOptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
@@ -22,6 +23,7 @@ const SIGN_BODY_MAX_BYTES = 1024 * 1024 * 1024;
 const SIGNATURE_HEADERS = new Set(['authorization', 'x-sfd-date', 'x-sfd-nonce', 'x-sfd-signature-version']);
 
 export function signCommand(settings: CommandSettings, options: SignOptionValues, io: CliIo): number {
+  const format = outputFormatOf(options);
   const r = readerOf(settings, io);
   const signing = r.signingOptions();
   const key = r.accessKey();
@@ -61,7 +63,8 @@ export function signCommand(settings: CommandSettings, options: SignOptionValues
     );
   }
   for (const note of notes) io.stderr(`note: ${note}\n`);
-  io.stdout(options.json ? `${JSON.stringify(jsonView(result))}\n` : humanView(result, signing));
+  if (format === 'json') io.stdout(`${JSON.stringify(jsonView(result))}\n`);
+  else io.stdout(format === 'yaml' ? formatObject(jsonView(result), 'yaml') : humanView(result, signing));
   return 0;
 }
 

@@ -47,6 +47,7 @@ export const COMMAND_NAMES = [
   'check',
   'policy',
   'injector',
+  'completion',
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 

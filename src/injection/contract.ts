@@ -34,6 +34,12 @@ export const WRITTEN = {
    */
   injectLabel: `${PREFIX}inject-label`,
   /**
+   * The fields `inject` filled that were empty (`[]`, `{}`) or null in its input, as `PATH=[]` items
+   * (`spec.volumes=[],spec.containers.app.env=null`): uninject leaves them so again rather than take
+   * them away, so that uninject gives back the manifest inject was given.
+   */
+  wasEmpty: `${PREFIX}was-empty`,
+  /**
    * Written by the webhook on every pod it admits: `injected`, or `skipped: <reason>`. A pod it refuses
    * never exists; its controller's events carry the reason instead.
    */
@@ -60,6 +66,9 @@ export const WRITTEN_MEANING: Readonly<Record<keyof typeof WRITTEN, string>> = {
   ports: 'the ports the sidecar listens on, `signing=P,admin=Q`',
   version: 'the version of the sidecar, as `sfd-sidecar --version` prints it (what upgrades compare)',
   injectLabel: `\`${LABEL_ADDED}\` when injection added the inject label itself; uninject takes the label away again`,
+  wasEmpty:
+    'written by `inject`: the fields it filled that were empty or null in its input ' +
+    '(`spec.volumes=[],spec.containers.app.env=null`), which uninject leaves so again',
   decision:
     'written by the webhook on each pod it admits: `injected`, or `skipped: REASON` (a reason of the table ' +
     'below); `sfd-sidecar check --pod` reads it',

@@ -1,19 +1,20 @@
 // Keeps the key ring in step with the key store file (or directory of files) without a restart: it
 // watches the file's directory, or the directory, never a file (Kubernetes swaps a `..data` symlink,
-// and a watch on the file goes silent after the first swap), debounces bursts of events, re-reads on
+// and a watch on the file goes silent after the first swap), reacts only to events about the store's
+// own files (the store, the secret files it names, `..data`), debounces bursts of events, re-reads on
 // a timer as a backstop, and reloads on demand (SIGHUP). A store that does not validate whole never
-// replaces the last good one. Files are read asynchronously, one reload at a time: a reload asked for
-// while one runs runs after it. "Changed" covers the secret files the store names as well as the
-// store's own text, and is judged by a digest of everything read, so neither the text nor a secret is
-// kept between reloads.
+// replaces the last good one, and is warned about once for as long as the same broken files stay.
+// Files are read asynchronously, one reload at a time: a reload asked for while one runs runs after
+// it. "Changed" covers the secret files the store names as well as the store's own text, and is judged
+// by a digest of everything read, so neither the text nor a secret is kept between reloads.
 import { createHash } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Logger } from '../observability/logger.js';
 import type { KeyRing, ReloadResult } from './key-ring.js';
 import { listDirectory as listFileSystemDirectory } from '../files/directory.js';
 import type { KeyStoreFiles } from './parse-key-store.js';
-import { readKeyStorePath } from './read-key-store-path.js';
+import { isKeyStoreFileName, readKeyStorePath } from './read-key-store-path.js';
 import { warnOfExpiringKeys, type ExpiryWarningState } from './expiry-warnings.js';
 
 export interface ReloaderOptions extends KeyStoreFiles {
@@ -44,6 +45,10 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
   // A directory store is watched itself (the kubelet swaps its `..data`); a file, through its directory.
   let watched: string | null = null;
   let lastDigest: string | null = null;
+  // The digest of the broken files and their problems last warned about: the same state is not warned again.
+  let lastFailure: string | null = null;
+  // The names, in the watched directory, of the files the last reload read or tried to.
+  let namesRead = new Set<string>();
   let watcher: FSWatcher | null = null;
   let debounce: NodeJS.Timeout | undefined;
   let interval: NodeJS.Timeout | undefined;
@@ -60,7 +65,9 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
     const now = options.now();
     // Every file read for this store (the store, then its secret files), each framed by path and length.
     const inputs = createHash('sha256');
+    const read = new Set<string>();
     const readFile = async (file: string, maxBytes: number): Promise<string> => {
+      read.add(file);
       const text = await options.readFile(file, maxBytes);
       inputs.update(`${file}\0${text.length}\0`).update(text);
       return text;
@@ -72,8 +79,10 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
       return entries;
     };
     const parsed = await readKeyStorePath(path, { readFile, listDirectory: list });
-    if (!parsed.ok) return fail(parsed.problems, reason, now);
+    namesRead = new Set([...read].filter((file) => dirname(file) === watched).map((file) => basename(file)));
     const digest = inputs.digest('hex');
+    if (!parsed.ok) return fail(parsed.problems, reason, now, digest);
+    lastFailure = null;
     // The same files as the store in use are a recovery, not "unchanged", after a failed load (a bad
     // edit reverted): the ring then records the success and /readyz drops the stale error.
     if (digest === lastDigest && ring.store() !== null && ring.status().lastError === null) return 'unchanged';
@@ -86,17 +95,32 @@ export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReload
     return 'success';
   }
 
-  function fail(problems: readonly string[], reason: string, now: number): ReloadResult {
+  function fail(problems: readonly string[], reason: string, now: number, inputs: string): ReloadResult {
     ring.recordFailure(problems, now);
+    const state = createHash('sha256').update(inputs).update(problems.join('\0')).digest('hex');
+    if (state === lastFailure) return 'failure';
+    lastFailure = state;
     const keepingLastGood = ring.store() !== null;
     const event = keepingLastGood
       ? 'key store not loaded; keeping the last good keys'
       : 'key store not loaded; nothing to sign with until it loads';
-    logger.warn(event, { reason, problems: problems.join('; '), keepingLastGood });
+    logger.warn(event, { reason, path, problems: problems.join('; '), keepingLastGood });
     return 'failure';
   }
 
-  function schedule(): void {
+  /**
+   * Whether an event about `name` in the watched directory may change the store: the kubelet's `..data`
+   * swap, a file the last reload read, the store file itself, or a file a directory store would read.
+   * A platform without the name (null) leaves it unknown, so it counts.
+   */
+  function concernsStore(name: string | null): boolean {
+    if (name === null) return true;
+    if (name === '..data' || namesRead.has(name)) return true;
+    return watched === path ? isKeyStoreFileName(name) : name === basename(path);
+  }
+
+  function schedule(_event: string, name: string | null): void {
+    if (!concernsStore(name)) return;
     clearTimeout(debounce);
     debounce = setTimeout(() => void reload('file change'), options.debounceMs);
     debounce.unref();

@@ -14,6 +14,9 @@ export interface KeyStorePathFiles extends KeyStoreFiles {
 
 const STORE_FILE = /^[^.].*\.(json|ya?ml)$/i;
 
+/** Whether a directory store reads a file of this name (the kubelet's own `..` entries never). */
+export const isKeyStoreFileName = (name: string): boolean => STORE_FILE.test(name);
+
 export async function readKeyStorePath(path: string, files: KeyStorePathFiles): Promise<ParsedKeyStore> {
   const entries = await files.listDirectory(path);
   return entries === null ? readOne(path, files) : readKeyStoreDirectory(path, entries, files);
@@ -25,7 +28,7 @@ export async function readKeyStoreDirectory(
   entries: readonly string[],
   files: KeyStoreFiles,
 ): Promise<ParsedKeyStore> {
-  const names = entries.filter((name) => STORE_FILE.test(name));
+  const names = entries.filter(isKeyStoreFileName);
   if (names.length === 0) return { ok: false, problems: ['(directory): holds no .json or .yaml file'], warnings: [] };
   const profiles = new Map<string, Profile>();
   const problems: string[] = [];

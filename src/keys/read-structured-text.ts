@@ -2,6 +2,7 @@
 // parsers quote the text around a problem (yaml even prints its warnings to stderr by itself). Here
 // every problem is a place (line and column) and a description of its own; nothing of the text leaves
 // this module but the parsed value.
+import { findJsonSyntaxProblem } from '../text/json-syntax.js';
 import { readYamlDocument, type YamlPath, type YamlProblem, type YAMLError } from '../text/yaml.js';
 
 export type StructuredText =
@@ -29,10 +30,12 @@ function parseJson(text: string): StructuredText {
   try {
     value = JSON.parse(text) as unknown;
   } catch {
-    // JSON.parse's message quotes the text; YAML's parser, in its JSON schema, locates the problem.
-    const located = readYamlDocument(text, { json: true, uniqueKeys: false, maxAliasCount: 0 });
-    const problem = located.ok ? undefined : located.problems[0];
-    return { ok: false, problems: [problem ? describeProblem(problem, text, 'JSON') : '(file): not valid JSON'] };
+    // JSON.parse's message quotes the text, and not every one says where; a JSON parser of its own does.
+    const problem = findJsonSyntaxProblem(text);
+    return {
+      ok: false,
+      problems: [`(file): not valid JSON${problem ? `${where(text, problem.offset)}: ${problem.description}` : ''}`],
+    };
   }
   // JSON.parse keeps the last of two equal keys without a word: a key store where `secret` appears
   // twice in one key is ambiguous, so it is refused as it is in YAML.

@@ -35,7 +35,12 @@ test('audit reads standard input and JSON output; nothing to do is exit 0; bad i
   t.is(json.code, 1);
   const kinds = (JSON.parse(json.stdout) as { findings: { kind: string }[] }).findings.map((f) => f.kind);
   t.deepEqual(kinds, ['annotation-only', 'annotation-only', 'runs-without-sidecar', 'runs-without-sidecar']);
-  const clean = await runCli(['audit', '-'], { input: '{"apiVersion":"v1","kind":"List","items":[]}' });
+  const namespaces = {
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'shop' } }],
+  };
+  const clean = await runCli(['audit', '-'], { input: JSON.stringify(namespaces) });
   t.is(clean.code, 0);
   t.is(clean.stdout, '');
   const bad = await runCli(['audit', '-'], { input: 'apiVersion: v1' });
@@ -57,3 +62,27 @@ test("upgrades are judged by the sidecar's image: its tag for --version, its run
     /Pod\/api-0 in namespace shop: runs sidecar image ghcr\.io\/sfd-sidecar\/sfd-sidecar:0\.0\.9, not/,
   );
 });
+
+// A pipe whose kubectl failed (no `set -o pipefail`) gives audit nothing: that must fail the gate, and say
+// what input was expected and how to make it.
+for (const [title, input] of [
+  ['empty input', ''],
+  ['whitespace only', ' \n\t\n'],
+  ['an empty List', '{"apiVersion":"v1","kind":"List","items":[]}'],
+  ['items of no kind it reads', '{"items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"}}]}'],
+  ['an object without items', '{"items":[]}'],
+] as const) {
+  test(`audit of ${title} is exit 2, naming the input expected and pipefail`, async (t) => {
+    for (const args of [
+      ['audit', '-'],
+      ['audit', '--json', '-'],
+    ]) {
+      const run = await runCli(args, { input });
+      t.is(run.code, 2, run.stderr);
+      t.is(run.stdout, '');
+      t.regex(run.stderr, /^sfd-sidecar audit: nothing to audit: standard input holds no Namespace, Pod or workload/);
+      t.regex(run.stderr, /kubectl get namespaces,pods -A -o json/);
+      t.regex(run.stderr, /set -o pipefail/);
+    }
+  });
+}

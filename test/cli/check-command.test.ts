@@ -160,6 +160,27 @@ test('a kind the input lacks is not checked, not a failure; unreadable input is 
   t.is(bad.code, 2);
 });
 
+// A pipe whose kubectl failed (no `set -o pipefail`) gives check nothing: that must fail the gate, and say
+// what input was expected and how to make it.
+for (const [title, input] of [
+  ['empty input', ''],
+  ['whitespace only', '  \n\n'],
+  ['an empty List', asList([])],
+  ['items of no kind it checks', asList([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'x' } }])],
+  ['an object with empty items', '{"items":[]}'],
+] as const) {
+  test(`check of ${title} is exit 2, naming the input expected and pipefail`, async (t) => {
+    for (const args of [[], ['--json'], ['--pod', 'web']]) {
+      const run = await runCli(['check', ...args, '-'], { input });
+      t.is(run.code, 2, run.stderr);
+      t.is(run.stdout, '');
+      t.regex(run.stderr, /^sfd-sidecar check: nothing to check: standard input holds no /);
+      t.regex(run.stderr, /kubectl get [a-z,]*pods[a-z,]* -A -o json/);
+      t.regex(run.stderr, /set -o pipefail/);
+    }
+  });
+}
+
 test('check --pod tells the decision, its rule, reason and what to change', async (t) => {
   const risky = await appPod('risky-5c6b7d8f9-abcde', 'shop');
   ((risky.spec as Json).containers as Json[])[0]!.securityContext = { capabilities: { add: ['SYS_ADMIN'] } };
@@ -201,4 +222,34 @@ test('check --pod reads a manifest too, with the command settings as defaults an
   t.regex(run.stdout, /Deployment web in shop: the injector would refuse it/);
   t.regex(run.stdout, /reason: not-entitled/);
   t.regex(run.stdout, /may not use profile payroll/);
+});
+
+test('check --pod over a manifest without --keystore-secret says the option is missing, no annotation', async (t) => {
+  const manifest = (annotations: string) =>
+    [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata: {name: web, namespace: shop}',
+      'spec:',
+      '  selector: {matchLabels: {app: web}}',
+      '  template:',
+      `    metadata: {labels: {app: web, sfd-sidecar.io/inject: "true"}${annotations}}`,
+      '    spec: {containers: [{name: web, image: example/web:1}]}',
+    ].join('\n');
+  const run = await runCli(['check', '--pod', 'web', '-'], { input: manifest('') });
+  t.is(run.code, 2);
+  t.is(run.stdout, '');
+  t.regex(run.stderr, /^sfd-sidecar check: --keystore-secret is missing: /);
+  t.regex(run.stderr, /give --keystore-secret NAME \(SFD_KEYSTORE_SECRET\)/);
+  t.notRegex(run.stderr, /reason: annotation/);
+  const named = await runCli(['check', '--pod', 'web', '-'], {
+    input: manifest(', annotations: {sfd-sidecar.io/keystore-secret: sfd-keys}'),
+  });
+  t.is(named.code, 0, named.stderr);
+  t.regex(named.stdout, /the injector would add the sidecar/);
+  const fromEnvironment = await runCli(['check', '--pod', 'web', '-'], {
+    input: manifest(''),
+    env: { SFD_KEYSTORE_SECRET: 'sfd-keys' },
+  });
+  t.is(fromEnvironment.code, 0, fromEnvironment.stderr);
 });

@@ -8,6 +8,8 @@ import { runCli, startCli } from '../helpers/cli-process.js';
 import { eventually } from '../helpers/time.js';
 import { TEST_SECRET } from '../helpers/secrets.js';
 
+const LOOPBACK = { SFD_LISTEN: '127.0.0.1:0', SFD_ADMIN_LISTEN: '127.0.0.1:0' };
+
 test('every problem is listed in one message and the process exits 2', async (t) => {
   const run = await runCli(['serve', '--listen', 'nowhere'], {
     env: {
@@ -251,11 +253,32 @@ test('a misspelt name is said first, even when the configuration it leaves incom
 });
 
 test('a misspelt name is said before the demo banner', async (t) => {
-  const serve = await startCli(['serve'], null, { env: { SFD_UPSTREAM_UR: 'https://gateway.example.com' } });
+  const serve = await startCli(['serve'], null, {
+    env: { SFD_UPSTREAM_UR: 'https://gateway.example.com', ...LOOPBACK },
+  });
   t.teardown(() => serve.child.kill('SIGKILL'));
   t.true(await eventually(() => serve.stderr().includes('Demo mode'), 20_000), 'the demo starts');
   t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') >= 0);
   t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') < serve.stderr().indexOf('Demo mode'));
+});
+
+test('a misspelt name alone: the demo says nothing is configured and names the setting meant', async (t) => {
+  const serve = await startCli(['serve'], /curl http:/, {
+    env: { SFD_UPSTREM_URL: 'https://gateway.example.com', ...LOOPBACK },
+  });
+  t.teardown(() => serve.child.kill('SIGKILL'));
+  const banner = serve.stderr().slice(serve.stderr().indexOf('Demo mode'));
+  t.true(
+    banner
+      .replace(/\s+/g, ' ')
+      .startsWith(
+        'Demo mode: nothing is configured. SFD_UPSTREM_URL (did you mean SFD_UPSTREAM_URL?) is not a setting ' +
+          'of sfd-sidecar and was ignored, so there is no upstream, key or key store, and the sidecar runs the ' +
+          'demo: it signs for the built-in emulator at http://127.0.0.1:',
+      ),
+    banner,
+  );
+  for (const line of banner.split('\n')) t.true(line.length <= 100, line);
 });
 
 test('a missing key names both ways to give one: a key, or a key store', async (t) => {

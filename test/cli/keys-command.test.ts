@@ -65,6 +65,65 @@ test('keys check: an invalid store exits 1 listing every problem, without the se
   t.true(missing.stderr.includes('(file): does not exist (ENOENT)'));
 });
 
+// Each a store JSON.parse refuses while YAML's flow style reads it, and whose problem is after the secret.
+const SYNTAX_ERRORS: [title: string, text: string, line: number, column: number, what: RegExp][] = [
+  [
+    'a trailing comma',
+    `{"profiles": {"billing": {"keys": [\n  {"accessKeyId": "AK1", "secret": "${SECRET}",}\n]}}}`,
+    2,
+    63,
+    /property name/,
+  ],
+  [
+    'single quotes',
+    `{"profiles": {"billing": {"keys": [\n  {"accessKeyId": "AK1",\n   "secret": '${SECRET}'}]}}}`,
+    3,
+    14,
+    /single quotes/,
+  ],
+  [
+    'a comment',
+    `{"profiles": {"billing": {"keys": [{"accessKeyId": "AK1", "secret": "${SECRET}"}]}}}\n// rotated`,
+    2,
+    1,
+    /comment/,
+  ],
+];
+
+for (const [title, text, line, column, what] of SYNTAX_ERRORS) {
+  test(`keys check and serve say the line and column of ${title}, quoting nothing of the file`, async (t) => {
+    const path = storeFile(text);
+    const check = await runCli(['keys', 'check', path]);
+    t.is(check.code, 1);
+    const expected = `(file): not valid JSON at line ${line}, column ${column}: `;
+    t.true(check.stderr.startsWith(`${path}: 1 problem:\n  - ${expected}`), check.stderr);
+    t.regex(check.stderr, what);
+    const serve = await startCli(['serve'], /"event":"listening"/, {
+      env: {
+        SFD_LISTEN: '127.0.0.1:0',
+        SFD_ADMIN_LISTEN: '127.0.0.1:0',
+        SFD_UPSTREAM_URL: 'http://127.0.0.1:9',
+        SFD_KEYSTORE_FILE: path,
+        SFD_PROFILE: 'billing',
+      },
+    });
+    t.teardown(() => serve.child.kill('SIGKILL'));
+    const warning = serve
+      .stdout()
+      .split('\n')
+      .find((l) => l.includes('"event":"key store not loaded'));
+    t.like(JSON.parse(warning ?? '{}'), {
+      reason: 'start',
+      path,
+      problems: check.stderr.split('\n')[1]!.slice('  - '.length),
+    });
+    for (const output of [check.stdout, check.stderr, serve.stdout(), serve.stderr()]) {
+      t.false(output.includes(SECRET.slice(0, 12)));
+      t.false(output.includes('AK1'));
+    }
+  });
+}
+
 test('keys list: profiles, key ids, windows, the current key and days to expiry, never a secret', async (t) => {
   const soon = new Date(Date.now() + 3.5 * 86_400_000).toISOString();
   const path = storeFile(

@@ -67,6 +67,24 @@ const webhooksOf = (objects: K8sObject[]) =>
   (objects.find((o) => o.kind === 'MutatingWebhookConfiguration') as unknown as { webhooks: Webhook[] }).webhooks;
 const annotationsOf = (object: K8sObject) => (object.metadata.annotations ?? {}) as Record<string, string>;
 
+test('without keystore.existingSecret, helm says it is required and how to set it, not a pattern', (t) => {
+  for (const args of [[], ['--set', 'keystore.existingSecret=']]) {
+    const result = renderChart(args);
+    t.not(result.code, 0);
+    t.true(
+      result.stderr.includes(
+        'keystore.existingSecret is required: set it to the name of the Secret that holds the key store in each ' +
+          'namespace whose pods get the sidecar, as in --set keystore.existingSecret=sfd-keys',
+      ),
+      result.stderr,
+    );
+    t.notRegex(result.stderr, /pattern/);
+  }
+  const misspelt = renderChart(['--set', 'keystore.existingSecret=SFD_Keys']);
+  t.not(misspelt.code, 0, 'a name Kubernetes cannot have is still refused by the schema');
+  t.regex(misspelt.stderr, /keystore\.existingSecret/);
+});
+
 test('image tags and digests: a tag set wins, a digest serves the empty tag, TAG@DIGEST pins a tag', (t) => {
   const cases: [args: string[], sidecar: string, injector: string][] = [
     [[], `${IMAGE_REPOSITORY}:${APP_VERSION}`, `${IMAGE_REPOSITORY}:${APP_VERSION}`],

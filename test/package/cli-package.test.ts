@@ -103,6 +103,9 @@ test('packed and installed globally into an empty prefix, sfd-sidecar runs with 
   );
   const bin = join(prefix, 'bin', 'sfd-sidecar');
   t.true(lstatSync(bin).isSymbolicLink());
+  // The same program as a kubectl plugin: kubectl runs `kubectl-sfd` found on PATH for `kubectl sfd`.
+  t.is(PACKAGE.bin['kubectl-sfd'], 'dist/src/main.js');
+  t.true(lstatSync(join(prefix, 'bin', 'kubectl-sfd')).isSymbolicLink());
   t.not(statSync(join(home, 'dist/src/main.js')).mode & 0o111, 0, 'the installed main.js is executable');
 
   // Run by its name, as a shell would, from an empty directory (no .env) and with no SFD_ setting; the

@@ -35,6 +35,9 @@ const KINDS = {
   ValidatingAdmissionPolicyBinding: 'policyBindings',
 } as const;
 
+/** Every kind `check` reads; an input with none of them gives it nothing to check. */
+export const CHECKED_KINDS: readonly string[] = [...Object.keys(KINDS), 'Secret'];
+
 /** A field as text, empty when it is not text. */
 export const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 

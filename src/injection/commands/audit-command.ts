@@ -1,15 +1,18 @@
 // `sfd-sidecar audit [--version V | --image REF] [--json] FILE|-`: reads what `kubectl get namespaces,pods -A -o json`
 // (or any workloads) prints and reports what to act on, one line each; exit 0 when there is nothing, 1
-// when there is, 2 when the input cannot be read.
+// when there is, 2 when the input cannot be read or holds no namespace, pod or workload.
 import { auditObjects } from '../audit/audit-objects.js';
 import type { WantedSidecar } from '../audit/running-sidecar.js';
-import type { KubeObject } from '../manifests/pod-templates.js';
+import { podTemplatePath, type KubeObject } from '../manifests/pod-templates.js';
 import { readJsonStream } from '../manifests/json-stream.js';
+import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
+import { formatObject, outputFormatOf } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 
 const USAGE =
-  'usage: sfd-sidecar audit [--version V | --image REF] [--json] FILE|-   (kubectl get namespaces,pods -A -o json)';
+  'usage: sfd-sidecar audit [--version V | --image REF] [-o json|yaml] FILE|-   ' +
+  '(kubectl get namespaces,pods -A -o json)';
 const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function auditCommand(
@@ -17,6 +20,7 @@ export async function auditCommand(
   options: Readonly<Record<string, unknown>>,
   io: CliIo,
 ): Promise<number> {
+  const format = outputFormatOf(options);
   if (positionals.length !== 1) {
     io.stderr(`${USAGE}\n`);
     return 2;
@@ -30,8 +34,13 @@ export async function auditCommand(
     return 2;
   }
   const objects = stream.values.flatMap((span) => itemsOf(span.value));
+  if (!objects.some((o) => o.kind === 'Namespace' || podTemplatePath(o) !== undefined)) {
+    const expected = 'Namespace, Pod or workload (Deployment, StatefulSet, DaemonSet, Job, CronJob...)';
+    io.stderr(nothingToRead('audit', source, expected, 'kubectl get namespaces,pods -A -o json'));
+    return 2;
+  }
   const findings = auditObjects(objects, wantedOf(options));
-  if (options.json === true) io.stdout(`${JSON.stringify({ findings }, null, 2)}\n`);
+  if (format !== null) io.stdout(formatObject({ findings }, format));
   else {
     io.stdout(findings.map((f) => `${f.kind}: ${f.object}: ${f.detail}\n`).join(''));
     const pods = objects.filter((o) => o.kind === 'Pod').length;

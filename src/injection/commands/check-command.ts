@@ -2,27 +2,33 @@
 // namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,
 // validatingadmissionpolicybindings -A -o json` prints, one line per check as ok, warn, fail or not
 // checked, each warning and failure with the command that fixes it; exit 0 when nothing fails, 1 when
-// something does, 2 when the input cannot be read.
+// something does, 2 when the input cannot be read or holds no object of a kind it checks.
 // `sfd-sidecar check --pod NAME [-n NS] FILE|-`: why that pod was (not) injected, over the same input or
 // a manifest; exit 0 when it gets or keeps the sidecar, 1 when it would run without it, 2 when the input
 // cannot be read or holds no such pod.
 import { ConfigError } from '../../config/config-error.js';
 import { isDnsLabel } from '../../config/parsers.js';
+import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
+import { formatObject, outputFormatOf, type OutputFormat } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../../command/command-settings.js';
 import { checkCluster, type CheckResult } from '../audit/cluster-checks.js';
-import { objectsOf } from '../audit/cluster-input.js';
+import { CHECKED_KINDS, objectsOf } from '../audit/cluster-input.js';
 import { explainPod } from '../audit/explain-pod.js';
 import { findInjectors } from '../audit/injector-install.js';
 import { INJECT_LABEL, NAMESPACE_OPT_IN } from '../contract.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { readKubeYamlStream } from '../manifests/kube-yaml.js';
 import { podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
-import { readInjectionOptions } from '../options.js';
+import { annotationOf, readInjectionOptions } from '../options.js';
+import { SETTINGS } from '../../config/settings.js';
 import { readPolicyFile } from './policy-file.js';
 
-const USAGE = 'usage: sfd-sidecar check [--pod NAME [-n NS]] [--json] [settings] FILE|-';
+const USAGE = 'usage: sfd-sidecar check [--pod NAME [-n NS]] [-o json|yaml] [settings] FILE|-';
+const CLUSTER_GET =
+  'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,' +
+  'validatingadmissionpolicybindings -A -o json';
 const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function checkCommand(
@@ -31,6 +37,7 @@ export async function checkCommand(
   settings: CommandSettings,
   io: CliIo,
 ): Promise<number> {
+  const format = outputFormatOf(options);
   if (positionals.length !== 1) {
     io.stderr(`${USAGE}\n`);
     return 2;
@@ -43,9 +50,13 @@ export async function checkCommand(
     io.stderr(`sfd-sidecar check: ${source} is neither the JSON kubectl prints with -o json nor YAML manifests\n`);
     return 2;
   }
-  if (typeof options.pod === 'string') return explainCommand(values, options, settings, io);
+  if (typeof options.pod === 'string') return explainCommand(values, options, settings, source, format, io);
+  if (!values.flatMap(objectsOf).some((o) => CHECKED_KINDS.includes(String(o.kind)))) {
+    io.stderr(nothingToRead('check', source, `object of a kind it checks (${CHECKED_KINDS.join(', ')})`, CLUSTER_GET));
+    return 2;
+  }
   const report = checkCluster(values, io.now());
-  if (options.json === true) io.stdout(`${JSON.stringify({ results: report.results }, null, 2)}\n`);
+  if (format !== null) io.stdout(formatObject({ results: report.results }, format));
   else io.stdout(report.results.map(line).join(''));
   const count = (status: string) => report.results.filter((r) => r.status === status).length;
   io.stderr(
@@ -75,6 +86,8 @@ function explainCommand(
   values: readonly unknown[],
   options: Readonly<Record<string, unknown>>,
   settings: CommandSettings,
+  source: string,
+  format: OutputFormat | null,
   io: CliIo,
 ): number {
   const name = options.pod as string;
@@ -82,6 +95,10 @@ function explainCommand(
   if (namespace !== undefined && !isDnsLabel(namespace))
     throw new ConfigError([`--namespace: must be a namespace name (got ${JSON.stringify(namespace)})`]);
   const objects = values.flatMap(objectsOf);
+  if (!objects.some((o) => podTemplatePath(o) !== undefined)) {
+    io.stderr(nothingToRead('check', source, 'pod or workload', `kubectl get pods,deployments -A -o json`));
+    return 2;
+  }
   const object = objects.find(
     (o) =>
       podTemplatePath(o) !== undefined &&
@@ -104,6 +121,18 @@ function explainCommand(
   const defaults = injectors[0]?.defaults ?? readInjectionOptions(reader);
   reader.assertValid();
   const template = valueAt(object, podTemplatePath(object)!);
+  // Without an injector in the input, the command's settings stand for its defaults: a key store Secret
+  // missing there is the option not given, not a fault of the pod.
+  if (injectors.length === 0 && defaults.keystoreSecret === null && !namesKeyStoreSecret(object, template)) {
+    io.stderr(
+      `sfd-sidecar check: ` +
+        `--keystore-secret is missing: the input holds no injector whose settings name the key store Secret, ` +
+        `and ${String(object.kind)} ${name} names none (annotation ${annotationOf('keystoreSecret')}); give ` +
+        `--keystore-secret NAME (${SETTINGS.keystoreSecret.env}), the chart's keystore.existingSecret, or add ` +
+        `the injector's Deployment to the input (kubectl get deployments -A -o json)\n`,
+    );
+    return 2;
+  }
   const asking = objects.some(
     (o) => o.kind === 'Namespace' && o.metadata?.name === where && labelOf(o) === NAMESPACE_OPT_IN,
   );
@@ -114,7 +143,7 @@ function explainCommand(
     inherited: annotationsOf(object, template),
     ...(policy ? { entitlement: { policy, object: label, namespace: where } } : {}),
   });
-  if (options.json === true) io.stdout(`${JSON.stringify(explanation, null, 2)}\n`);
+  if (format !== null) io.stdout(formatObject(explanation, format));
   else {
     const lines = [`${label}: the injector would ${PHRASES[explanation.decision]}`];
     if (explanation.rule) lines.push(`  rule: ${explanation.rule}`);
@@ -154,4 +183,11 @@ function annotationsOf(object: KubeObject, template: unknown): Record<string, st
   return Object.fromEntries(
     Object.entries(annotations).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
+}
+
+/** Whether the pod, or the workload whose template it is, names its key store Secret by annotation. */
+function namesKeyStoreSecret(object: KubeObject, template: unknown): boolean {
+  const own = (template as { metadata?: { annotations?: unknown } } | undefined)?.metadata?.annotations;
+  const annotations = { ...annotationsOf(object, template), ...(own !== null && typeof own === 'object' ? own : {}) };
+  return typeof (annotations as Record<string, unknown>)[annotationOf('keystoreSecret')!] === 'string';
 }

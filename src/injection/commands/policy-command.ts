@@ -5,6 +5,7 @@
 // the lines left out are counted on stderr by why. From metric series only named operations can be told,
 // and calls of any other operation are warned about: only request log lines carry their paths.
 import { readCommandInput } from '../../command/read-input.js';
+import { formatObject, outputFormatOf, type OutputFormat } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { describeOperationItem } from '../../operations/operation-rules.js';
 import { callsFromLogLines, callsFromSeries, LEFT_OUT_LINES, type ReadCalls } from '../../operations/seen-calls.js';
@@ -12,7 +13,8 @@ import { suggestOperations, type Suggestion } from '../../operations/suggest-ope
 import { toCommentedYaml } from '../../text/yaml.js';
 import { SIDECAR_NAME } from '../contract.js';
 
-const USAGE = 'usage: sfd-sidecar policy suggest [--from log|metrics] FILE|-   (request log lines, or /metrics)';
+const USAGE =
+  'usage: sfd-sidecar policy suggest [--from log|metrics] [-o json|yaml] FILE|-   (request log lines, or /metrics)';
 const MAX_INPUT_BYTES = 512 * 1024 * 1024;
 
 export async function policyCommand(
@@ -20,6 +22,7 @@ export async function policyCommand(
   options: Readonly<Record<string, unknown>>,
   io: CliIo,
 ): Promise<number> {
+  const format = outputFormatOf(options);
   const [action, source, ...rest] = positionals;
   const from = options.from ?? 'log';
   if (action !== 'suggest' || source === undefined || rest.length > 0 || (from !== 'log' && from !== 'metrics')) {
@@ -45,12 +48,12 @@ export async function policyCommand(
     io.stderr('sfd-sidecar policy: no call answered below 400: nothing to suggest\n');
     return 1;
   }
-  io.stdout(render(suggestions));
+  io.stdout(render(suggestions, format));
   return 0;
 }
 
 /** Entitlement entries when the calls carry who made them, else each profile's operations. */
-function render(suggestions: readonly Suggestion[]): string {
+function render(suggestions: readonly Suggestion[], format: OutputFormat | null): string {
   const counted = new Map<string, string>();
   const itemsOf = (suggestion: Suggestion, at: string) =>
     suggestion.items.map((suggested, index) => {
@@ -71,6 +74,7 @@ function render(suggestions: readonly Suggestion[]): string {
           suggestions.map((s) => [s.profile, { operations: itemsOf(s, `profiles.${s.profile}.operations`) }]),
         ),
       };
+  if (format !== null) return formatObject(value, format);
   const heading = byWho
     ? '# Entries for the entitlement policy (policy.entitlements), from the calls seen:'
     : "# Each profile's operations for the key store, from the calls seen:";

@@ -1,11 +1,12 @@
 // `sfd-sidecar inject` over manifest text, read as kubectl reads it: YAML streams of any number of
 // documents, concatenated JSON objects, and lists (`kind: List`, `DeploymentList`...), each workload's
 // pod template run through injectPod. Documents the injection does not change come out byte for byte;
-// in a changed YAML document only the changed nodes are written anew, so every other field keeps its
-// text and comments (a document with anchors or merge keys is written whole, since an edit through an
-// anchor would reach every place that uses it).
+// in a changed JSON value or YAML document only the changed nodes are written anew, in the layout of
+// the rest, so every other field keeps its text and comments (a YAML document with anchors or merge
+// keys is written whole, since an edit through an anchor would reach every place that uses it).
 import { readJsonStream } from './json-stream.js';
 import { MAX_NESTING } from './max-nesting.js';
+import { editJsonText } from '../../text/json-edit.js';
 import { readKubeYamlStream, type StreamDocument } from './kube-yaml.js';
 import { describeYamlCode, where, whereIn } from '../../keys/read-structured-text.js';
 import { injectPod, type PodInjection } from '../pipeline/inject-pod.js';
@@ -14,6 +15,7 @@ import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
 import type { InjectionOptions } from '../options.js';
 import { patchBetween } from '../json-patch.js';
 import { takeSidecarOut } from '../pipeline/uninject-template.js';
+import { withEmptyFieldsRecorded } from '../pipeline/empty-fields.js';
 import type { PodTemplate, StringMap } from '../pod.js';
 import { SIDECAR_NAME } from '../contract.js';
 import {
@@ -68,16 +70,19 @@ export function injectManifestText(
   policy?: { readonly policy: EntitlementPolicy; readonly namespace: string },
 ): InjectedText {
   const edit: PodEdit = (template, inherited, object) =>
-    injectPod(
+    withEmptyFieldsRecorded(
       template,
-      defaults,
-      'every-workload',
-      inherited,
-      policy && {
-        policy: policy.policy,
-        object: objectName(object),
-        namespace: typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : policy.namespace,
-      },
+      injectPod(
+        template,
+        defaults,
+        'every-workload',
+        inherited,
+        policy && {
+          policy: policy.policy,
+          object: objectName(object),
+          namespace: typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : policy.namespace,
+        },
+      ),
     );
   return editManifestText(text, source, edit, (object, judged) =>
     keyStoreReaches(object, defaults.keystoreSecret, judged),
@@ -139,7 +144,9 @@ function injectJson(text: string, source: string, edit: PodEdit, judge?: KeyStor
   const documents = stream.values.map((span, index) => {
     const at = stream.values.length > 1 ? `${source}, object ${index + 1}` : source;
     const change = injectDocument(span.value, at, edit, outcomes, judge);
-    const written = change ? JSON.stringify(change.value, null, 2) : text.slice(span.start, span.end);
+    const original = text.slice(span.start, span.end);
+    // Only the changed values are written: every other byte keeps its place, as in YAML.
+    const written = change ? editJsonText(original, change.edits) : original;
     // What stood between the values (white space) stays with the value before it.
     const next = stream.values[index + 1]?.start ?? text.length;
     return (index === 0 ? text.slice(0, span.start) : '') + written + text.slice(span.end, next);

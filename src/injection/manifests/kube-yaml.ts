@@ -14,11 +14,11 @@ import {
   isScalar,
   isSeq,
   Parser,
+  Scalar,
   visit,
   type Node,
   type Pair,
   type ParsedNode,
-  type Scalar,
   type ScalarTag,
   type YAMLSeq,
 } from 'yaml';
@@ -150,8 +150,16 @@ export function readKubeYamlStream(text: string): YamlStream {
         .map((chunk, index) => {
           const document = changed.get(index);
           if (!document) return text.slice(chunk.start, chunk.end);
-          // Literal, never folded: the library's folded writer backtracks over runs of blank lines.
-          const written = document.toString({ lineWidth: 0, blockQuote: 'literal' });
+          // Literal, never folded: the library's folded writer backtracks over runs of blank lines. Flow
+          // collections and block lists are written as the document writes its own, so that the nodes
+          // the change did not touch keep their text.
+          const source = text.slice(chunk.start, chunk.end);
+          const written = document.toString({
+            lineWidth: 0,
+            blockQuote: 'literal',
+            flowCollectionPadding: padsFlowCollections(source),
+            indentSeq: indentsBlockLists(source),
+          });
           // The next document must start on a line of its own.
           return index < chunks.length - 1 && !written.endsWith('\n') ? `${written}\n` : written;
         })
@@ -182,7 +190,7 @@ function readDocument(source: string, start: number, changing: (document: Docume
     shared: read.shared,
     set(path, value) {
       const document = edited();
-      document.setIn(path, plainSafe(document.createNode(value)));
+      document.setIn(path, value === null ? emptyNull() : plainSafe(document.createNode(value)));
     },
     insert(path, value) {
       const document = edited();
@@ -398,4 +406,35 @@ function plainSafe<T>(node: T): T {
     },
   });
   return node;
+}
+
+/**
+ * Whether the text writes a block list under a key indented (`key:` then `  - item`), as the library
+ * does by default, rather than at the key's own column (`key:` then `- item`, as kubectl prints).
+ * Each quantifier is followed by what it cannot match, so a line is read in time linear in its length.
+ */
+function indentsBlockLists(text: string): boolean {
+  const lines = text.split('\n');
+  for (let index = 0; index + 1 < lines.length; index += 1) {
+    const key = /^( *)(?:- )?[^\s#-][^#]*:\s*$/.exec(lines[index]!);
+    if (!key) continue;
+    const column = key[1]!.length + (lines[index]!.trimStart().startsWith('- ') ? 2 : 0);
+    const item = /^( *)- /.exec(lines[index + 1]!);
+    if (item) return item[1]!.length > column;
+  }
+  return true;
+}
+
+/** Whether the text writes its flow collections with a space inside the brackets (`{ a: b }`, `[ x ]`). */
+function padsFlowCollections(text: string): boolean {
+  const padded = /[{[] [^\s\]}]/.test(text);
+  const tight = /[{[][^\s\]}]/.test(text);
+  return padded || !tight;
+}
+
+/** A null written as nothing after its key (`env:`), as charts render an unset list and kubectl reads it. */
+function emptyNull(): Scalar {
+  const scalar = new Scalar(null);
+  scalar.source = '';
+  return scalar;
 }

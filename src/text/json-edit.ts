@@ -1,0 +1,47 @@
+// JSON text edited in place, through one library (jsonc-parser): a value set, inserted into a list or
+// removed at a path, and every other byte of the text kept, its layout and key order included.
+import { applyEdits, findNodeAtLocation, modify, parseTree, type FormattingOptions } from 'jsonc-parser';
+
+export type JsonEdit = {
+  readonly op: 'set' | 'insert' | 'remove';
+  readonly path: readonly (string | number)[];
+  readonly value?: unknown;
+};
+
+/** The indentation the text uses (two spaces when it cannot be told, as a one-line document). */
+function formattingOf(text: string): FormattingOptions {
+  const indent = /\n([ \t]+)["{[\]}]/.exec(text)?.[1] ?? '  ';
+  return {
+    insertSpaces: !indent.startsWith('\t'),
+    tabSize: indent.startsWith('\t') ? 1 : indent.length,
+    eol: text.includes('\r\n') ? '\r\n' : '\n',
+  };
+}
+
+/** Whether the object or list that holds the path is written on one line (`{"name": "x"}`). */
+function onOneLine(text: string, path: readonly (string | number)[]): boolean {
+  const tree = parseTree(text);
+  const parent = tree && findNodeAtLocation(tree, [...path.slice(0, -1)]);
+  return parent !== undefined && !/[\r\n]/.test(text.slice(parent.offset, parent.offset + parent.length));
+}
+
+/**
+ * The text with each edit applied in order. A value added to an object or list written on one line
+ * stays on that line, so that taking it out again gives back the line as it was.
+ */
+export function editJsonText(text: string, edits: readonly JsonEdit[]): string {
+  const formatting = formattingOf(text);
+  let result = text;
+  for (const edit of edits) {
+    const value = edit.op === 'remove' ? undefined : edit.value;
+    // A new key of an object on several lines goes first: formatting reaches the lines an edit touches,
+    // and after the last key it would reach the line of that key's value and write it anew.
+    const layout = onOneLine(result, edit.path) ? {} : { formattingOptions: formatting, getInsertionIndex: () => 0 };
+    const changes = modify(result, [...edit.path], value, {
+      ...layout,
+      ...(edit.op === 'insert' ? { isArrayInsertion: true } : {}),
+    });
+    result = applyEdits(result, changes);
+  }
+  return result;
+}
