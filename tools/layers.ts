@@ -120,7 +120,13 @@ const HONO_APPS = [
 export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'http-proxy': ['proxy/http-proxy-adapter.ts'],
   'https-proxy-agent': ['outbound/tunnel-agent.ts'],
-  'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts', 'observability/exposition.ts'],
+  'prom-client': [
+    'observability/prom-client-parts.ts',
+    'observability/metrics.ts',
+    'observability/bound-series.ts',
+    'observability/exposition.ts',
+    'observability/event-loop-delay.ts',
+  ],
   pino: ['observability/logger.ts'],
   yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],
