@@ -105,6 +105,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   ],
   'cli.ts': ['cli', 'command', 'config', 'injection/commands', 'server', 'version.ts'],
   'main.ts': ['cli.ts', 'files'],
+  'warm-compile-cache.ts': ['cli.ts', 'cli', 'keys', 'notify'],
 };
 
 const HONO_APPS = [
