@@ -5,7 +5,7 @@
 // the row reports. The sidecar and `stack` get the same load on their admin listeners, so that the wake-ups
 // the probes and scrapes cause themselves show in the stack's figures.
 import http from 'node:http';
-import { mainThreadSwitches, processCpuMs } from './proc-stats.js';
+import { mainThreadSwitches, memoryMb, processCpuMs } from './proc-stats.js';
 
 /** The kubelet's and Prometheus' periods, in seconds: readiness and liveness as injected, the chart's scrape. */
 export const IDLE_LOAD_PERIODS = { readiness: 5, liveness: 10, scrape: 30 } as const;
@@ -27,6 +27,9 @@ export interface IdleMeasurement {
   /** Probes and scrapes sent, and how many were not answered 200. */
   readonly requests: number;
   readonly failed: number;
+  /** RSS and private memory at the end of the spell. */
+  readonly rssMb: number;
+  readonly anonymousMb: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -73,13 +76,18 @@ export async function measureIdle(
   const before = targets.map(({ pid }) => ({ cpu: processCpuMs(pid), switches: mainThreadSwitches(pid) }));
   const countsBefore = counts.map((c) => ({ ...c }));
   await sleep(seconds * 1000);
-  const after = targets.map(({ pid }) => ({ cpu: processCpuMs(pid), switches: mainThreadSwitches(pid) }));
+  const after = targets.map(({ pid }) => ({
+    cpu: processCpuMs(pid),
+    switches: mainThreadSwitches(pid),
+    memory: memoryMb(pid),
+  }));
   stopped = true;
   await load;
   for (const agent of agents) agent.destroy();
   return targets.map((_, i) => {
     const [b, a] = [before[i]!, after[i]!];
-    if (b.cpu === null || a.cpu === null || b.switches === null || a.switches === null) return null;
+    if (b.cpu === null || a.cpu === null || b.switches === null || a.switches === null || a.memory === null)
+      return null;
     const cpuMs = Math.round((a.cpu - b.cpu) * 10) / 10;
     return {
       seconds,
@@ -88,6 +96,7 @@ export async function measureIdle(
       wakeupsPerSecond: Math.round(((a.switches - b.switches) / seconds) * 100) / 100,
       requests: counts[i]!.requests - countsBefore[i]!.requests,
       failed: counts[i]!.failed - countsBefore[i]!.failed,
+      ...a.memory,
     };
   });
 }
@@ -97,12 +106,13 @@ export function formatIdle(rows: Readonly<Record<string, IdleMeasurement | null>
     '',
     `Idle for ${seconds} s with the kubelet's probes (readiness every ${IDLE_LOAD_PERIODS.readiness} s, liveness ` +
       `every ${IDLE_LOAD_PERIODS.liveness} s) and a scrape every ${IDLE_LOAD_PERIODS.scrape} s`,
-    '| row | CPU ms | % of a core | main-thread wake-ups/s | probes and scrapes (not 200) |',
-    '|---|---|---|---|---|',
+    '| row | CPU ms | % of a core | main-thread wake-ups/s | probes and scrapes (not 200) | Anonymous MB | RSS MB |',
+    '|---|---|---|---|---|---|---|',
     ...Object.entries(rows).map(([row, m]) =>
       m === null
-        ? `| ${row} | gone | - | - | - |`
-        : `| ${row} | ${m.cpuMs} | ${m.corePercent} | ${m.wakeupsPerSecond} | ${m.requests} (${m.failed}) |`,
+        ? `| ${row} | gone | - | - | - | - | - |`
+        : `| ${row} | ${m.cpuMs} | ${m.corePercent} | ${m.wakeupsPerSecond} | ${m.requests} (${m.failed}) | ` +
+          `${m.anonymousMb} | ${m.rssMb} |`,
     ),
   ];
   return `${lines.join('\n')}\n`;

@@ -66,6 +66,8 @@ const scenarios: Scenario[] = [
   { name: 'POST 1 KiB, concurrency 1', method: 'POST', connections: 1 },
   { name: 'POST 1 KiB, concurrency 32', method: 'POST', connections: 32, tail: true },
   { name: 'GET at a fixed 1000 requests/s', method: 'GET', connections: 16, rate: 1000 },
+  // A pod's usual traffic, for the footprint the chart's requests follow.
+  { name: 'GET at a fixed 100 requests/s', method: 'GET', connections: 4, rate: 100 },
   // A gateway 50 ms away: about 50 requests in flight at once, each held by the proxy for 50 ms.
   {
     name: 'GET at a fixed 1000 requests/s, upstream answering in 50 ms',

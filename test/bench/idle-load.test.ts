@@ -46,6 +46,7 @@ test('the idle row loads the admin listener of the stack floor and reads its CPU
   t.true(idle!.requests >= 3, 'readiness, liveness and a scrape at the start');
   t.is(idle!.failed, 0);
   t.true(idle!.cpuMs >= 0 && idle!.wakeupsPerSecond >= 0);
+  t.true(idle!.rssMb > idle!.anonymousMb && idle!.anonymousMb > 0);
 });
 
 test('a process that is gone has no idle figures', async (t) => {
