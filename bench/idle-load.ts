@@ -46,7 +46,10 @@ function get(url: string, agent: http.Agent | false): Promise<number> {
   });
 }
 
-/** Applies the probe and scrape load to every target at once for `settleSeconds + seconds`; measures the last `seconds`. */
+/**
+ * Applies the probe and scrape load to every target at once for `settleSeconds + seconds`; measures the last
+ * `seconds`.
+ */
 export async function measureIdle(
   targets: readonly IdleTarget[],
   seconds: number,

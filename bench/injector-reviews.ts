@@ -117,7 +117,8 @@ async function main(): Promise<void> {
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
     `injector: ${reviews} reviews at concurrency ${concurrency}: ${result.reviewsPerSecond} reviews/s, p50 ` +
-      `${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms, RSS ${result.atRestRssMb} MB at rest, at most ${result.peakRssMb} MB ` +
+      `${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms, RSS ${result.atRestRssMb} MB at rest, ` +
+      `at most ${result.peakRssMb} MB ` +
       `(${file})\n`,
   );
 }

@@ -93,7 +93,8 @@ export function formatStartToReady(rows: Readonly<Record<string, readonly ReadyM
     '|---|---|---|---|',
     ...Object.entries(rows).map(
       ([row, runs]) =>
-        `| ${row} | ${medianOf(runs.map((m) => m.ms)).toFixed(1)} | ${medianOf(runs.map((m) => m.cpuMs)).toFixed(1)} | ` +
+        `| ${row} | ${medianOf(runs.map((m) => m.ms)).toFixed(1)} | ` +
+        `${medianOf(runs.map((m) => m.cpuMs)).toFixed(1)} | ` +
         `${runs.map((m) => m.ms.toFixed(0)).join(', ')} |`,
     ),
   ];

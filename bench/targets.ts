@@ -306,6 +306,10 @@ function mostOverStack(
   return worst;
 }
 
+/** The verdict's last column. */
+const verdictWord = (v: TargetVerdict): string =>
+  v.reportedOnly ? 'reported' : v.met === null ? 'cannot tell' : v.met ? 'yes' : 'no';
+
 export function formatTargets(verdicts: TargetVerdict[], node: string, indicativeOnly: boolean): string {
   const lines = [
     '',
@@ -313,10 +317,7 @@ export function formatTargets(verdicts: TargetVerdict[], node: string, indicativ
       `shipped)${indicativeOnly ? ': indicative only, from one short round' : ''}`,
     '| target | this run | met? |',
     '|---|---|---|',
-    ...verdicts.map(
-      (v) =>
-        `| ${v.target} | ${v.measured} | ${v.reportedOnly ? 'reported' : v.met === null ? 'cannot tell' : v.met ? 'yes' : 'no'} |`,
-    ),
+    ...verdicts.map((v) => `| ${v.target} | ${v.measured} | ${verdictWord(v)} |`),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -10,6 +10,7 @@ import { Gauge } from './prom-client-parts.js';
 
 const SAMPLE_MS = 10;
 const IDLE_SPELL_MS = 10_000;
+const SPELL_S = IDLE_SPELL_MS / 1000;
 
 export interface EventLoopDelay {
   /** A request came: sampling starts, or goes on for another spell. */
@@ -22,7 +23,7 @@ export interface EventLoopDelay {
 export type SamplingMode = 'while-requests-come' | 'always';
 
 const SAMPLED = {
-  'while-requests-come': `sampled every ${SAMPLE_MS} ms from a request until ${IDLE_SPELL_MS / 1000} s pass without one`,
+  'while-requests-come': `sampled every ${SAMPLE_MS} ms from a request until ${SPELL_S} s pass without one`,
   always: `sampled every ${SAMPLE_MS} ms`,
 } as const;
 
