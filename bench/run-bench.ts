@@ -461,7 +461,7 @@ http {
   );
   stopAll();
 
-  const ready = await measureStartToReady(
+  const { rows: ready, failures: readyFailures } = await measureStartToReady(
     readyLaunches(nodeLines, shipped, shippedNodeEnv, upstreamPort, work),
     readyRounds,
   );
@@ -492,7 +492,7 @@ http {
     scenarios: summary,
     targets: targetVerdicts,
     idle: { seconds: idleSeconds, settleSeconds: idleSettleSeconds, periods: IDLE_LOAD_PERIODS, rows: idle },
-    startToReady: { rounds: readyRounds, rows: ready },
+    startToReady: { rounds: readyRounds, rows: ready, failures: readyFailures },
     ...(operations === null ? {} : { operations: { keyStore: operations, cost: costOfOperations } }),
     runs: results,
   };
@@ -509,7 +509,7 @@ http {
     .flatMap((s) => Object.values(s.rows))
     .reduce((sum, m) => sum + (m?.errors ?? 0), 0);
   stopAll();
-  const problems = roundProblems(outcomes);
+  const problems = [...roundProblems(outcomes), ...readyFailures.map((failure) => `start to ready, ${failure}`)];
   if (problems.length > 0) process.stderr.write(`\n${problems.map((line) => `bench: ${line}`).join('\n')}\n`);
   if (errors > 0) {
     // The sidecar's log (a few hundred MB after a full run) is kept only when it may explain an error.

@@ -48,10 +48,16 @@ export async function startToReady(launch: Launch): Promise<ReadyMeasurement> {
   const started = performance.now();
   const child = spawn('taskset', ['-c', '0', launch.binary, ...launch.args(port)], {
     env: launch.env(port),
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-500)));
   let exited = false;
-  child.once('exit', () => (exited = true));
+  let exit = '';
+  child.once('exit', (code, signal) => {
+    exited = true;
+    exit = signal ?? `code ${code}`;
+  });
   try {
     for (;;) {
       const status = await probe(url);
@@ -61,7 +67,10 @@ export async function startToReady(launch: Launch): Promise<ReadyMeasurement> {
         if (cpuMs === null) throw new Error(`${launch.row} exited as it became ready`);
         return { ms: Math.round(ms * 10) / 10, cpuMs: Math.round(cpuMs * 10) / 10 };
       }
-      if (exited) throw new Error(`${launch.row} exited before it answered ${launch.path} with 200`);
+      if (exited) {
+        const said = stderr.trim() === '' ? '' : `: ${stderr.trim()}`;
+        throw new Error(`${launch.row} exited (${exit}) before it answered ${launch.path} with 200${said}`);
+      }
       if (performance.now() - started > GIVE_UP_MS)
         throw new Error(`${launch.row} did not answer ${launch.path} with 200 within ${GIVE_UP_MS} ms`);
       await sleep(POLL_MS);
@@ -72,15 +81,28 @@ export async function startToReady(launch: Launch): Promise<ReadyMeasurement> {
   }
 }
 
-/** Every launch once per round, in turn; each row's measurements in round order. */
+/**
+ * Every launch once per round, in turn; each row's measurements in round order. A launch that fails is tried
+ * once more, then told in `failures` and left out of that round: one failure never costs the run.
+ */
 export async function measureStartToReady(
   launches: readonly Launch[],
   rounds: number,
-): Promise<Record<string, ReadyMeasurement[]>> {
-  const results: Record<string, ReadyMeasurement[]> = {};
+): Promise<{ rows: Record<string, ReadyMeasurement[]>; failures: string[] }> {
+  const rows: Record<string, ReadyMeasurement[]> = {};
+  const failures: string[] = [];
   for (let round = 0; round < rounds; round += 1)
-    for (const launch of launches) (results[launch.row] ??= []).push(await startToReady(launch));
-  return results;
+    for (const launch of launches) {
+      for (let attempt = 1; attempt <= 2; attempt += 1) {
+        try {
+          (rows[launch.row] ??= []).push(await startToReady(launch));
+          break;
+        } catch (error) {
+          failures.push(`round ${round + 1}, attempt ${attempt}: ${(error as Error).message}`);
+        }
+      }
+    }
+  return { rows, failures };
 }
 
 const medianOf = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -15,13 +15,21 @@ test('a bare server is ready at its first 200; the time and the CPU until then a
   const ready = await startToReady(bare);
   t.true(ready.ms > 0);
   t.true(ready.cpuMs > 0);
-  const rounds = await measureStartToReady([bare], 2);
-  t.is(rounds['bare-node@test']!.length, 2);
-  t.regex(formatStartToReady(rounds), /^\| bare-node@test \| [\d.]+ \| [\d.]+ \| \d+, \d+ \|$/m);
+  const { rows, failures } = await measureStartToReady([bare], 2);
+  t.is(rows['bare-node@test']!.length, 2);
+  t.deepEqual(failures, []);
+  t.regex(formatStartToReady(rows), /^\| bare-node@test \| [\d.]+ \| [\d.]+ \| \d+, \d+ \|$/m);
 });
 
-test('a launch that exits before it is ready is named', async (t) => {
-  await t.throwsAsync(startToReady({ ...bare, row: 'broken', args: () => ['-e', 'process.exit(3)'] }), {
-    message: 'broken exited before it answered / with 200',
+test('a launch that exits before it is ready is named with what it said; the rounds go on without it', async (t) => {
+  const broken = { ...bare, row: 'broken', args: () => ['-e', 'console.error("no port"); process.exit(3)'] };
+  await t.throwsAsync(startToReady(broken), {
+    message: 'broken exited (code 3) before it answered / with 200: no port',
   });
+  const { rows, failures } = await measureStartToReady([broken, bare], 1);
+  t.is(rows['bare-node@test']!.length, 1);
+  t.deepEqual(failures, [
+    'round 1, attempt 1: broken exited (code 3) before it answered / with 200: no port',
+    'round 1, attempt 2: broken exited (code 3) before it answered / with 200: no port',
+  ]);
 });
