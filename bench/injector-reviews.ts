@@ -79,7 +79,8 @@ async function main(): Promise<void> {
       request.on('error', reject);
       request.end(body);
     });
-  // Warm-up, then the measured run.
+  // At rest (started, nothing asked yet), then a warm-up, then the measured run.
+  const atRestMb = rssMb(injector.pid!);
   for (let i = 0; i < 200; i += 1) await post(review(i));
   const latencies: number[] = [];
   let next = 0;
@@ -108,6 +109,7 @@ async function main(): Promise<void> {
     p50Ms: round(percentile(sorted, 50)),
     p99Ms: round(percentile(sorted, 99)),
     maxMs: round(sorted.at(-1) ?? 0),
+    atRestRssMb: round(atRestMb),
     peakRssMb: round(peakMb),
   };
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
@@ -115,7 +117,8 @@ async function main(): Promise<void> {
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
     `injector: ${reviews} reviews at concurrency ${concurrency}: ${result.reviewsPerSecond} reviews/s, p50 ` +
-      `${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms, RSS at most ${result.peakRssMb} MB ` +
+      `${result.p50Ms} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms, RSS ${result.atRestRssMb} MB at rest, ` +
+      `at most ${result.peakRssMb} MB ` +
       `(${file})\n`,
   );
 }

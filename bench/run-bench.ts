@@ -22,6 +22,8 @@ import { formatOperationsCost, operationsCost } from './operations-cost.js';
 import { resolveNodeLines, type NodeLine } from './node-lines.js';
 import { shippedSidecarLaunch } from './shipped-node-options.js';
 import { DEFAULT_LIMITS } from '../src/config/limits-config.js';
+import { formatIdle, IDLE_LOAD_PERIODS, measureIdle, type IdleMeasurement } from './idle-load.js';
+import { formatStartToReady, measureStartToReady, type Launch } from './start-to-ready.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const { quick, nodes, operations } = parseBenchArgs(process.argv.slice(2));
@@ -29,7 +31,15 @@ const { quick, nodes, operations } = parseBenchArgs(process.argv.slice(2));
 // median of five, and ratios taken within each round, hold still far better than three. Each round
 // holds three rows per Node line, so a run of three lines keeps to 6 s per row.
 const rounds = quick ? 1 : 5;
+// A p99.9 of a few thousand requests a round moves with every pause of the machine: the tail scenarios
+// (concurrency 32) run nine rounds, which the tail targets need.
+const tailRounds = quick ? 1 : 9;
 const seconds = quick ? 2 : 6;
+// The idle row: the probe and scrape load for a settling spell (longer than the event loop monitor's spell
+// after the last request, and V8's memory reducer after the load), then measured for a minute.
+const idleSeconds = quick ? 5 : 60;
+const idleSettleSeconds = quick ? 1 : 30;
+const readyRounds = quick ? 2 : 9;
 const warmupSeconds = quick ? 1 : 3;
 // The quick form checks the sidecar for errors; the floors' rows would only add to its minute.
 const withNodeFloor = !quick;
@@ -46,14 +56,18 @@ interface Scenario {
   readonly rate?: number;
   /** Path and query requested; the bench upstream answers `delayMs=N` N ms late. */
   readonly path?: string;
+  /** Judged by its tail: run `tailRounds` rounds. */
+  readonly tail?: true;
 }
 const CUSTOMER_PATH = '/v1.1/customer/12345';
 const scenarios: Scenario[] = [
   { name: 'GET, concurrency 1', method: 'GET', connections: 1 },
-  { name: 'GET, concurrency 32', method: 'GET', connections: 32 },
+  { name: 'GET, concurrency 32', method: 'GET', connections: 32, tail: true },
   { name: 'POST 1 KiB, concurrency 1', method: 'POST', connections: 1 },
-  { name: 'POST 1 KiB, concurrency 32', method: 'POST', connections: 32 },
+  { name: 'POST 1 KiB, concurrency 32', method: 'POST', connections: 32, tail: true },
   { name: 'GET at a fixed 1000 requests/s', method: 'GET', connections: 16, rate: 1000 },
+  // A pod's usual traffic, for the footprint the chart's requests follow.
+  { name: 'GET at a fixed 100 requests/s', method: 'GET', connections: 4, rate: 100 },
   // A gateway 50 ms away: about 50 requests in flight at once, each held by the proxy for 50 ms.
   {
     name: 'GET at a fixed 1000 requests/s, upstream answering in 50 ms',
@@ -184,6 +198,79 @@ async function checkAllowed(base: string, file: string): Promise<void> {
   }
 }
 
+/**
+ * What the start-to-ready row launches on each line: a bare Node HTTP server (a CommonJS one-liner, the least
+ * a Node server loads), `stack` with its admin listener, and the sidecar as shipped, with the image's compile
+ * cache written as the image writes it (same binary, flags and options) when the image has one; then the
+ * sidecar without it, as context.
+ */
+function readyLaunches(
+  nodeLines: readonly NodeLine[],
+  shipped: ReturnType<typeof shippedSidecarLaunch>,
+  nodeEnv: NodeJS.ProcessEnv,
+  upstreamPort: number,
+  work: string,
+): Launch[] {
+  const launches: Launch[] = [];
+  for (const { line, binary } of nodeLines) {
+    let cache: string | null = null;
+    if (shipped.compileCacheRun) {
+      cache = join(work, `compile-cache-${line}`);
+      const run = spawnSync(binary, shipped.compileCacheRun, {
+        env: { ...nodeEnv, NODE_COMPILE_CACHE: cache },
+        encoding: 'utf8',
+      });
+      if (run.status !== 0) throw new BenchFailure(`writing the compile cache on Node ${line}: ${run.stderr}`);
+    }
+    const sidecarEnv =
+      (withCache: boolean) =>
+      (port: number): NodeJS.ProcessEnv => ({
+        ...nodeEnv,
+        ...(withCache && cache ? { NODE_COMPILE_CACHE: cache } : {}),
+        SFD_UPSTREAM_URL: `http://127.0.0.1:${upstreamPort}`,
+        SFD_ACCESS_KEY_ID: 'AKBENCH00000001',
+        SFD_ACCESS_KEY_SECRET: 'bench-secret-not-a-real-key',
+        SFD_LISTEN: '127.0.0.1:0',
+        SFD_ADMIN_LISTEN: `127.0.0.1:${port}`,
+      });
+    launches.push(
+      {
+        row: `bare-node@${line}`,
+        binary,
+        args: (port) => ['-e', `require('http').createServer((q, s) => s.end('ok')).listen(${port}, '127.0.0.1')`],
+        env: () => nodeEnv,
+        path: '/',
+      },
+      {
+        row: rowOf('stack', line),
+        binary,
+        args: (port) => [
+          ...shipped.nodeFlags,
+          join(ROOT, 'dist/bench/stack-proxy.js'),
+          '0',
+          String(upstreamPort),
+          String(port),
+        ],
+        env: () => nodeEnv,
+        path: '/readyz',
+      },
+      { row: rowOf('sidecar', line), binary, args: () => shipped.args, env: sidecarEnv(true), path: '/readyz' },
+      ...(cache
+        ? [
+            {
+              row: `sidecar-uncached@${line}`,
+              binary,
+              args: () => shipped.args,
+              env: sidecarEnv(false),
+              path: '/readyz',
+            },
+          ]
+        : []),
+    );
+  }
+  return launches;
+}
+
 async function main(): Promise<void> {
   if (!has('wrk')) throw new BenchFailure('wrk is not installed: apt-get install wrk (.ci/run installs it)');
   const useNginx = has('nginx');
@@ -217,7 +304,7 @@ async function main(): Promise<void> {
   } catch (error) {
     throw new BenchFailure((error as Error).message);
   }
-  const targets: Partial<Record<RowName, { base: string; pid: number | null }>> = {
+  const targets: Partial<Record<RowName, { base: string; pid: number | null; admin?: string }>> = {
     direct: { base: `http://127.0.0.1:${upstreamPort}`, pid: null },
   };
   const startSidecar = async (row: RowName, binary: string, keys: NodeJS.ProcessEnv): Promise<void> => {
@@ -239,7 +326,11 @@ async function main(): Promise<void> {
     );
     children.watch(`${row} (the sidecar)`, sidecar);
     await waitForPort(sidecarPort);
-    targets[row] = { base: `http://127.0.0.1:${sidecarPort}`, pid: sidecar.pid! };
+    targets[row] = {
+      base: `http://127.0.0.1:${sidecarPort}`,
+      pid: sidecar.pid!,
+      admin: `http://127.0.0.1:${adminPort}`,
+    };
   };
   const limited = operations === null ? null : operationsKeyStore(operations);
   for (const { line, binary } of nodeLines) {
@@ -262,15 +353,27 @@ async function main(): Promise<void> {
     ];
     for (const [proxy, script, name] of floors) {
       const port = await freePort();
+      // The stack answers the idle row's probes and scrapes on an admin listener of its own.
+      const adminPort = proxy === 'stack' ? await freePort() : null;
       const floor = pinned(
         0,
         binary,
-        [...nodeFlags, join(ROOT, 'dist/bench', script), String(port), String(upstreamPort)],
+        [
+          ...nodeFlags,
+          join(ROOT, 'dist/bench', script),
+          String(port),
+          String(upstreamPort),
+          ...(adminPort === null ? [] : [String(adminPort)]),
+        ],
         shippedNodeEnv,
       );
       children.watch(`${name} on Node ${line}`, floor);
       await waitForPort(port);
-      targets[rowOf(proxy, line)] = { base: `http://127.0.0.1:${port}`, pid: floor.pid! };
+      targets[rowOf(proxy, line)] = {
+        base: `http://127.0.0.1:${port}`,
+        pid: floor.pid!,
+        ...(adminPort === null ? {} : { admin: `http://127.0.0.1:${adminPort}` }),
+      };
     }
   }
   if (useNginx) {
@@ -310,7 +413,7 @@ http {
   const outcomes: RoundOutcome[] = [];
   for (const scenario of scenarios) {
     results[scenario.name] = {};
-    for (let round = 0; round < rounds; round += 1) {
+    for (let round = 0; round < (scenario.tail ? tailRounds : rounds); round += 1) {
       for (const row of rows) {
         const target = targets[row]!;
         const where = `${scenario.name}, ${row}, round ${round + 1}`;
@@ -344,16 +447,38 @@ http {
     }
   }
 
+  // Idle: every sidecar and stack (not the operations row, whose key store watcher is its own) at once.
+  checkRunning('the idle row');
+  const idleRows = rows.filter((row) => targets[row]!.admin !== undefined && !row.startsWith('sidecar+'));
+  const idleFigures = await measureIdle(
+    idleRows.map((row) => ({ pid: targets[row]!.pid!, admin: targets[row]!.admin! })),
+    idleSeconds,
+    idleSettleSeconds,
+  );
+  checkRunning('the idle row');
+  const idle: Record<string, IdleMeasurement | null> = Object.fromEntries(
+    idleRows.map((row, i) => [row, idleFigures[i]!]),
+  );
+  stopAll();
+
+  const { rows: ready, failures: readyFailures } = await measureStartToReady(
+    readyLaunches(nodeLines, shipped, shippedNodeEnv, upstreamPort, work),
+    readyRounds,
+  );
+
   const lineNumbers = nodeLines.map((l) => l.line);
   const summary = summarise(results, rows, lineNumbers);
   const limits = { ...PER_POD_TARGETS, maxUpstreamSockets: DEFAULT_LIMITS.upstreamMaxSockets };
-  const targetVerdicts = Object.fromEntries(nodeLines.map(({ line }) => [line, checkTargets(results, limits, line)]));
+  const targetVerdicts = Object.fromEntries(
+    nodeLines.map(({ line }) => [line, checkTargets(results, limits, line, { idle, ready })]),
+  );
   const leading = nodeLines[0]!;
   const costOfOperations = operationsCost(results, leading.line);
   const report = {
     date: new Date().toISOString(),
     quick,
     rounds,
+    tailRounds,
     secondsPerRun: seconds,
     cores: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -366,6 +491,8 @@ http {
     plainNodeProxy: withNodeFloor,
     scenarios: summary,
     targets: targetVerdicts,
+    idle: { seconds: idleSeconds, settleSeconds: idleSettleSeconds, periods: IDLE_LOAD_PERIODS, rows: idle },
+    startToReady: { rounds: readyRounds, rows: ready, failures: readyFailures },
     ...(operations === null ? {} : { operations: { keyStore: operations, cost: costOfOperations } }),
     runs: results,
   };
@@ -373,6 +500,8 @@ http {
   const file = join(ROOT, 'bench/results', `bench-${report.date.replace(/[:.]/g, '-')}.json`);
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   process.stdout.write(formatReport(report, summary));
+  process.stdout.write(formatIdle(idle, idleSeconds));
+  process.stdout.write(formatStartToReady(ready));
   for (const { line, version } of nodeLines) process.stdout.write(formatTargets(targetVerdicts[line]!, version, quick));
   process.stdout.write(formatOperationsCost(costOfOperations, leading.version));
   process.stdout.write(`\nWritten to ${file}\n`);
@@ -380,7 +509,7 @@ http {
     .flatMap((s) => Object.values(s.rows))
     .reduce((sum, m) => sum + (m?.errors ?? 0), 0);
   stopAll();
-  const problems = roundProblems(outcomes);
+  const problems = [...roundProblems(outcomes), ...readyFailures.map((failure) => `start to ready, ${failure}`)];
   if (problems.length > 0) process.stderr.write(`\n${problems.map((line) => `bench: ${line}`).join('\n')}\n`);
   if (errors > 0) {
     // The sidecar's log (a few hundred MB after a full run) is kept only when it may explain an error.

@@ -26,6 +26,18 @@ export function shippedNodeFlags(root: string): string[] {
   return command.slice(0, script === -1 ? command.length : script);
 }
 
+/**
+ * How the image writes its compile cache, when it does: the arguments its RUN gives the image's node (flags,
+ * then the script that loads the modules), relative to the image's working directory.
+ */
+export function shippedCompileCacheRun(root: string): string[] | null {
+  const stage = runtimeStage(root);
+  if (!/^ENV NODE_COMPILE_CACHE=\S+$/m.test(stage)) return null;
+  const match = /^RUN (\[.*\])$/m.exec(stage);
+  if (!match) throw new Error('the Dockerfile runtime stage sets NODE_COMPILE_CACHE and writes no cache');
+  return (JSON.parse(match[1]!) as string[]).slice(1);
+}
+
 /** How the image starts the sidecar, for a Node process started here: its arguments and environment. */
 export interface ShippedSidecarLaunch {
   /** The Node flags of the image's CMD (for another Node proxy measured beside it). */
@@ -34,6 +46,8 @@ export interface ShippedSidecarLaunch {
   readonly args: string[];
   /** Production mode (no demo) and the image's NODE_OPTIONS; the caller adds PATH and the SFD_* settings. */
   readonly env: { NODE_ENV: 'production'; NODE_OPTIONS: string };
+  /** The arguments of the image's compile cache run, the script as built here; null when it writes none. */
+  readonly compileCacheRun: string[] | null;
 }
 
 export function shippedSidecarLaunch(root: string): ShippedSidecarLaunch {
@@ -42,5 +56,7 @@ export function shippedSidecarLaunch(root: string): ShippedSidecarLaunch {
     nodeFlags,
     args: [...nodeFlags, join(root, 'dist/src/main.js'), 'serve'],
     env: { NODE_ENV: 'production', NODE_OPTIONS: shippedNodeOptions(root) },
+    compileCacheRun:
+      shippedCompileCacheRun(root)?.map((arg) => (arg.startsWith('dist/') ? join(root, arg) : arg)) ?? null,
   };
 }

@@ -7,7 +7,9 @@
 // written to the caller; its agent gets only the connection options that are defined, as the sidecar's does. Its row
 // shows what the two libraries alone cost over `plain-node` (bench/plain-proxy.ts) on the same Node in the same run:
 // the part of the sidecar's cost that no change to the sidecar's own code can remove.
-// Usage: node dist/bench/stack-proxy.js LISTEN_PORT UPSTREAM_PORT
+// With ADMIN_PORT, a second listener on the same adapter answers the kubelet's probes and a scrape as the
+// sidecar's admin listener does (a small JSON or text body, nothing computed), for the bench's idle row.
+// Usage: node dist/bench/stack-proxy.js LISTEN_PORT UPSTREAM_PORT [ADMIN_PORT]
 import http, { type ClientRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
@@ -55,4 +57,14 @@ const listener = getRequestListener(app.fetch, { autoCleanupIncoming: false, hos
 http
   .createServer(callerLimitOptions(DEFAULT_LIMITS), (incoming, outgoing) => void listener(incoming, outgoing))
   .listen(listenPort, '127.0.0.1');
+if (process.argv[4] !== undefined) {
+  const admin = new Hono();
+  admin.get('/healthz', (c) => c.json({ status: 'ok' }));
+  admin.get('/readyz', (c) => c.json({ status: 'ready' }));
+  admin.get('/metrics', (c) => c.text('# TYPE stack_up gauge\nstack_up 1\n'));
+  const adminListener = getRequestListener(admin.fetch, { hostname: 'localhost' });
+  http
+    .createServer(callerLimitOptions(DEFAULT_LIMITS), (incoming, outgoing) => void adminListener(incoming, outgoing))
+    .listen(Number(process.argv[4]), '127.0.0.1');
+}
 process.on('SIGTERM', () => process.exit(0));

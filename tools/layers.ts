@@ -106,6 +106,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   ],
   'cli.ts': ['cli', 'command', 'config', 'injection/commands', 'server', 'version.ts'],
   'main.ts': ['cli.ts', 'files'],
+  'warm-compile-cache.ts': ['cli.ts', 'cli', 'keys', 'notify'],
 };
 
 const HONO_APPS = [
@@ -121,7 +122,13 @@ const HONO_APPS = [
 export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'http-proxy': ['proxy/http-proxy-adapter.ts'],
   'https-proxy-agent': ['outbound/tunnel-agent.ts'],
-  'prom-client': ['observability/metrics.ts', 'observability/bound-series.ts', 'observability/exposition.ts'],
+  'prom-client': [
+    'observability/prom-client-parts.ts',
+    'observability/metrics.ts',
+    'observability/bound-series.ts',
+    'observability/exposition.ts',
+    'observability/event-loop-delay.ts',
+  ],
   pino: ['observability/logger.ts'],
   yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts'],
   dotenv: ['config/setting-sources.ts'],

@@ -13,7 +13,7 @@ import { readerOf, type CommandSettings } from '../command/command-settings.js';
 type Options = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
 /** Time between two looks at /readyz. */
-const POLL_MS = 200;
+const POLL_MS = 50;
 /** Time one look may take. */
 const LOOK_TIMEOUT_MS = 1000;
 

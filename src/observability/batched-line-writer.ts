@@ -15,11 +15,14 @@
 // it refused copied out of the buffer and kept for the next write; beyond `maxPendingChars` new lines
 // are dropped and counted, never buffered without bound. At exit the last flush waits up to a given time
 // for such a consumer.
+//
+// Lines that wait below a full batch are written out by a timer that the first of them starts and the
+// write stops: an idle process has nothing pending and no timer, so logging never wakes it.
 import { writeSync } from 'node:fs';
 
 export interface BatchedLineWriter {
   write(line: string): void;
-  /** Writes out everything pending now, synchronously (at shutdown, and on a timer at low traffic). */
+  /** Writes out everything pending now, synchronously (at shutdown, and after `flushAfterMs` at low traffic). */
   flush(callback?: () => void): void;
   /**
    * At the end of life: writes out everything pending, and while the destination refuses, tries again
@@ -41,17 +44,27 @@ export interface BatchedLineWriterOptions {
   readonly write?: (fd: number, data: Buffer) => number;
   /** Blocks for the given milliseconds (injected by tests). */
   readonly sleep?: (ms: number) => void;
+  /**
+   * The longest a line waits for its batch: a pending line starts a timer of this length that writes it
+   * out. Omitted: lines wait for a full batch or a flush.
+   */
+  readonly flushAfterMs?: number;
+  /** Calls `run` once after `ms` without keeping the process alive (injected by tests). */
+  readonly schedule?: (run: () => void, ms: number) => void;
 }
 
 const defaultWrite = (fd: number, data: Buffer): number => writeSync(fd, data);
 const defaultSleep = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 const RETRY_MS = 10;
+const defaultSchedule = (run: () => void, ms: number): void => void setTimeout(run, ms).unref();
 
 export function createBatchedLineWriter(options: BatchedLineWriterOptions): BatchedLineWriter {
   const batchChars = options.batchChars ?? 16 * 1024;
   const maxPendingChars = options.maxPendingChars ?? 16 * 1024 * 1024;
   const write = options.write ?? defaultWrite;
   const sleep = options.sleep ?? defaultSleep;
+  const schedule = options.schedule ?? defaultSchedule;
+  let flushScheduled = false;
   // Room for a full batch and the largest line that may start it (a UTF-16 code unit takes at most 3 bytes).
   const buffer = Buffer.allocUnsafeSlow(Math.max(batchChars * 4, 64 * 1024));
   let used = 0;
@@ -132,14 +145,30 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
     }
   }
 
+  const pending = (): boolean => used > 0 || unwritten.length > 0 || dropped !== droppedReported;
+
+  /** Starts the timer that writes out what waits, unless one is running or there is no time limit. */
+  function scheduleFlush(): void {
+    if (flushScheduled || options.flushAfterMs === undefined || !pending()) return;
+    flushScheduled = true;
+    schedule(() => {
+      flushScheduled = false;
+      drain();
+      // What the destination refused waits for the next timer.
+      scheduleFlush();
+    }, options.flushAfterMs);
+  }
+
   return {
     write(line) {
       if (used + unwrittenBytes + line.length > maxPendingChars) {
         dropped += 1;
+        scheduleFlush();
         return;
       }
       put(line);
       if (used >= batchChars) drain();
+      scheduleFlush();
     },
     flush(callback) {
       drain();

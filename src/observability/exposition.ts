@@ -3,7 +3,8 @@
 // metrics, because an OpenMetrics registry renames each counter family it holds in place (it drops
 // `_total`), which would rename the family in every later text scrape, and because the content type of
 // a registry shared by concurrent scrapes cannot change with each.
-import { Registry, type Metric, type OpenMetricsContentType } from 'prom-client';
+import type { Metric, OpenMetricsContentType } from 'prom-client';
+import { Registry } from './prom-client-parts.js';
 import { prefersOpenMetrics } from './exposition-format.js';
 
 export interface Exposition {

@@ -134,15 +134,12 @@ const EXIT_FLUSH_WAIT_MS = 1000;
 
 /**
  * stdout in 16 KiB batches, written synchronously (a write per line costs more CPU than the lines
- * themselves), flushed every 250 ms so that a line never waits longer than that at low traffic, and at
- * shutdown. A pipe or socket stdout is non-blocking (main.ts): a full
+ * themselves); a line below a full batch waits at most 250 ms, on a timer that runs only while lines
+ * wait, and the rest goes out at shutdown. A pipe or socket stdout is non-blocking (main.ts): a full
  * one refuses the write (EAGAIN) and the writer keeps the lines, instead of the write blocking the process.
  */
 function batchedStdout(): BatchedLineWriter {
-  const writer = createBatchedLineWriter({ fd: 1 });
-  const timer = setInterval(() => writer.flush(), 250);
-  timer.unref();
-  return writer;
+  return createBatchedLineWriter({ fd: 1, flushAfterMs: 250 });
 }
 
 /** Describes an error for a log line without its stack or any attached data. */

@@ -1,7 +1,8 @@
 // The sidecar's Prometheus metrics, declared as data on a registry owned by the app
-// instance (never prom-client's global one). prom-client is imported here and by the modules this one
-// builds on: the bound series and the exposition.
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+// instance (never prom-client's global one). prom-client's classes come from prom-client-parts.ts; the
+// bound series and the exposition build on them.
+import { Counter, Gauge, Histogram, PROCESS_COLLECTORS, Registry } from './prom-client-parts.js';
+import { createEventLoopDelay, type EventLoopDelay } from './event-loop-delay.js';
 import {
   createCounterFamily,
   createHistogramFamily,
@@ -57,6 +58,8 @@ export interface Metrics {
   readonly histograms: Record<NameOf<'histogram'>, Histogram>;
   readonly perRequest: PerRequestMetrics;
   readonly clockSkew: Gauge;
+  /** The event loop delay monitor, which signed requests keep sampling (in other processes it always samples). */
+  readonly eventLoop: EventLoopDelay;
   /** Connects the in-flight gauge to a count read at scrape time (cheaper than a gauge update per request). */
   observeInflight(read: () => number): void;
   /** Connects the buffered body bytes gauge to the body budget, read at scrape time. */
@@ -76,7 +79,8 @@ export interface Metrics {
 /** The metrics of one kind of process, on a registry of its own. */
 export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: 'sfd_' });
+  for (const collect of PROCESS_COLLECTORS) collect(registry, { prefix: 'sfd_' });
+  const eventLoop = createEventLoopDelay(registry, 'sfd_', component === 'sidecar' ? 'while-requests-come' : 'always');
   // prom-client names three gauges `*_total`, which Prometheus' own lint (promtool check metrics)
   // refuses for non-counters; they are left out so that every sfd_* family passes it.
   for (const name of [
@@ -194,6 +198,7 @@ export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics 
     histograms,
     perRequest,
     clockSkew: gauges.sfd_clock_skew_seconds,
+    eventLoop,
     observeInflight: (read) => {
       readInflight = read;
     },

@@ -45,6 +45,7 @@ export function createProxyObserver(metrics: Metrics, now: () => number): ProxyO
   return {
     requestStarted: () => {
       inflight += 1;
+      metrics.eventLoop.noteRequest();
     },
     requestsInFlight: () => inflight,
     requestFinished(labels, status, seconds, traceId) {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { shippedNodeFlags, shippedNodeOptions } from '../../bench/shipped-node-options.js';
+import { shippedCompileCacheRun, shippedNodeFlags, shippedNodeOptions } from '../../bench/shipped-node-options.js';
 import { REPO_ROOT } from '../helpers/tools.js';
 
 function dockerfileDir(text: string): string {
@@ -48,4 +48,19 @@ test("`npm start` runs the sidecar with the image's Node flags and options, plus
   const flags = start.slice(1, -2).filter((flag) => flag !== '--enable-source-maps');
   const shipped = [...shippedNodeFlags(REPO_ROOT), ...shippedNodeOptions(REPO_ROOT).split(' ')];
   t.deepEqual([...flags].sort(), [...shipped].sort());
+});
+
+test("the compile cache run is the runtime stage's, read only where it sets NODE_COMPILE_CACHE", (t) => {
+  const run = 'RUN ["/nodejs/bin/node", "--no-maglev", "dist/src/warm-compile-cache.js"]\n';
+  const runtime = 'FROM distroless AS runtime\nENV NODE_OPTIONS=--a\n';
+  const cached = dockerfileDir(
+    `${BUILD_STAGE}${runtime}ENV NODE_COMPILE_CACHE=/app/compile-cache\n${run}CMD ["x.js"]\n`,
+  );
+  t.deepEqual(shippedCompileCacheRun(cached), ['--no-maglev', 'dist/src/warm-compile-cache.js']);
+  t.is(shippedCompileCacheRun(dockerfileDir(`${BUILD_STAGE}${runtime}CMD ["x.js"]\n`)), null);
+  t.throws(
+    () => shippedCompileCacheRun(dockerfileDir(`${BUILD_STAGE}${runtime}ENV NODE_COMPILE_CACHE=/c\nCMD ["x.js"]\n`)),
+    { message: 'the Dockerfile runtime stage sets NODE_COMPILE_CACHE and writes no cache' },
+  );
+  t.deepEqual(shippedCompileCacheRun(REPO_ROOT)?.slice(0, -1), shippedNodeFlags(REPO_ROOT), 'the flags of CMD');
 });

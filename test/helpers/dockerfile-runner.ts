@@ -1,11 +1,15 @@
 // Assembles what a Dockerfile's stages would contain, without a Docker engine: each stage is a
 // directory, WORKDIR/COPY/COPY --from/ENV/CMD are applied as written, and RUN executes the same command
-// (npm and npx only) in the stage's working directory. The base image's own files are not reproduced;
-// the runtime stage's node is this machine's.
-import { execSync } from 'node:child_process';
+// (npm and npx, or the image's node in exec form) in the stage's working directory. The base image's own
+// files are not reproduced; the runtime stage's node is this machine's, and an ENV path under the stage's
+// working directory names that path in the assembled stage. COPY --chown is not reproduced.
+import { execFileSync, execSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+
+/** The runtime image's node, which RUN in exec form may call. */
+const IMAGE_NODE = '/nodejs/bin/node';
 
 export interface Stage {
   readonly name: string;
@@ -64,13 +68,19 @@ export function assembleStages(
         break;
       case 'ENV': {
         const equals = text.indexOf('=');
-        const value = text.slice(equals + 1);
-        stage!.env[text.slice(0, equals)] = /^".*"$/.test(value) ? value.slice(1, -1) : value;
+        const raw = text.slice(equals + 1);
+        const value = /^".*"$/.test(raw) ? raw.slice(1, -1) : raw;
+        const inWorkdir = stage!.workdir !== '/' && value.startsWith(`${stage!.workdir}/`);
+        stage!.env[text.slice(0, equals)] = inWorkdir ? join(stage!.root, value) : value;
         break;
       }
       case 'COPY': {
         const parts = text.split(/\s+/);
-        const fromFlag = parts[0]?.startsWith('--from=') ? parts.shift()!.slice('--from='.length) : null;
+        let fromFlag: string | null = null;
+        while (parts[0]?.startsWith('--')) {
+          const flag = parts.shift()!;
+          if (flag.startsWith('--from=')) fromFlag = flag.slice('--from='.length);
+        }
         const dest = parts.pop()!;
         const sourceRoot = fromFlag ? stages.find((s) => s.name === fromFlag)!.root : contextDir;
         const destPath = join(stage!.root, dest.startsWith('/') ? dest : join(stage!.workdir, dest));
@@ -85,10 +95,19 @@ export function assembleStages(
         }
         break;
       }
-      case 'RUN':
-        if (!/^(npm|npx) /.test(text)) throw new Error(`the image test runs only npm/npx commands, not: ${text}`);
-        execSync(text, { cwd: join(stage!.root, stage!.workdir), stdio: 'pipe', env: { ...runEnv, ...stage!.env } });
+      case 'RUN': {
+        const cwd = join(stage!.root, stage!.workdir);
+        const env = { ...runEnv, ...stage!.env };
+        if (text.startsWith('[')) {
+          const [command, ...commandArgs] = JSON.parse(text) as string[];
+          if (command !== IMAGE_NODE)
+            throw new Error(`the image test runs only ${IMAGE_NODE} in exec form, not: ${text}`);
+          execFileSync(process.execPath, commandArgs, { cwd, stdio: 'pipe', env });
+        } else if (/^(npm|npx) /.test(text)) execSync(text, { cwd, stdio: 'pipe', env });
+        else if (/^mkdir [\w./-]+$/.test(text)) mkdirSync(join(cwd, text.slice('mkdir '.length)));
+        else throw new Error(`the image test runs only npm/npx, mkdir and the image's node, not: ${text}`);
         break;
+      }
       case 'CMD':
         stage!.cmd = JSON.parse(text) as string[];
         break;

@@ -165,3 +165,53 @@ test('a line longer than the whole batch buffer goes out whole, between its neig
   writer.flush();
   t.is(out.join(''), `{"n":1}\n${long}{"n":2}\n`);
 });
+
+test('a waiting line starts one timer that writes it out; nothing waiting, no timer', (t) => {
+  const writes: string[] = [];
+  const timers: { run: () => void; ms: number }[] = [];
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 1000,
+    flushAfterMs: 250,
+    schedule: (run, ms) => void timers.push({ run, ms }),
+    write: (_fd, data) => (writes.push(data.toString()), data.length),
+  });
+  t.is(timers.length, 0, 'an idle writer has no timer');
+  writer.write('{"n":1}\n');
+  writer.write('{"n":2}\n');
+  t.deepEqual(
+    timers.map((timer) => timer.ms),
+    [250],
+    'one timer for the lines that wait',
+  );
+  timers.shift()!.run();
+  t.deepEqual(writes, ['{"n":1}\n{"n":2}\n']);
+  t.is(timers.length, 0, 'written out: no timer is started again');
+  writer.write('{"n":3}\n');
+  t.is(timers.length, 1, 'the next line starts the next timer');
+});
+
+test('while the destination refuses, the timer comes back until the lines are out', (t) => {
+  const writes: string[] = [];
+  let refusing = true;
+  const timers: (() => void)[] = [];
+  const writer = createBatchedLineWriter({
+    fd: 1,
+    batchChars: 1000,
+    flushAfterMs: 250,
+    schedule: (run) => void timers.push(run),
+    write: (_fd, data) => {
+      if (refusing) throw errno('EAGAIN');
+      writes.push(data.toString());
+      return data.length;
+    },
+  });
+  writer.write('{"n":1}\n');
+  timers.shift()!();
+  t.deepEqual(writes, []);
+  t.is(timers.length, 1, 'the refused line keeps a timer');
+  refusing = false;
+  timers.shift()!();
+  t.deepEqual(writes, ['{"n":1}\n']);
+  t.is(timers.length, 0);
+});
