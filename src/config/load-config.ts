@@ -93,6 +93,8 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const egress = readEgressProxy(r);
   const profileHeader = r.value('profileHeader') ?? null;
   const allowedProfiles = r.value('allowedProfiles') ?? [];
+  // Read before the problems are judged: a limit that cannot be read must stop the start, never lift.
+  const operations = r.value('operations') ?? null;
   if (profileHeader !== null && allowedProfiles.length === 0) {
     r.problems.push(
       `${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`,
@@ -149,7 +151,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     ...settings,
     profileHeader,
     allowedProfiles: Object.freeze(allowedProfiles),
-    operations: r.value('operations') ?? null,
+    operations,
     maxBodyBytes,
     upstreamCa,
     egressProxy: egress.proxy,

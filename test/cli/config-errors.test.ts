@@ -290,9 +290,23 @@ test('a missing key names both ways to give one: a key, or a key store', async (
   t.regex(list.stderr, /SFD_ACCESS_KEY_ID: required, .*unless SFD_KEYSTORE_FILE names a key store/);
 });
 
-test('SFD_OPERATIONS naming a profile twice stops the start: the later member would widen the first', async (t) => {
+test('SFD_OPERATIONS naming a profile twice, or not readable, stops the start rather than lifting the limit', async (t) => {
+  const unreadable = await runCli(['serve'], {
+    env: {
+      SFD_LISTEN: '127.0.0.1:0',
+      SFD_ADMIN_LISTEN: '127.0.0.1:0',
+      SFD_UPSTREAM_URL: 'https://gateway.example.com',
+      SFD_ACCESS_KEY_ID: 'AKID',
+      SFD_ACCESS_KEY_SECRET: TEST_SECRET,
+      SFD_OPERATIONS: '{"billing": [',
+    },
+  });
+  t.is(unreadable.code, 2, unreadable.stderr);
+  t.regex(unreadable.stderr, /SFD_OPERATIONS \(from the environment\): must be a JSON object of profiles/);
   const run = await runCli(['serve'], {
     env: {
+      SFD_LISTEN: '127.0.0.1:0',
+      SFD_ADMIN_LISTEN: '127.0.0.1:0',
       SFD_UPSTREAM_URL: 'https://gateway.example.com',
       SFD_ACCESS_KEY_ID: 'AKID',
       SFD_ACCESS_KEY_SECRET: TEST_SECRET,
