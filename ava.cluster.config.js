@@ -1,5 +1,7 @@
 // The cluster tier (test/cluster): run by dist/test/cluster/run-cluster-tier.js, one file at a time,
-// against the cluster it names.
+// against the cluster it names; SFD_TEST_FILES runs some of its files only.
+import process from 'node:process';
+
 export default {
   files: [process.env.SFD_TEST_FILES ?? 'dist/test/cluster/**/*.test.js'],
   concurrency: 1,

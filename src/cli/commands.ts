@@ -52,7 +52,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
     examples: [
       ['sfd-sidecar', 'run the demo: the sidecar in front of the built-in emulator'],
       [
-        'SFD_UPSTREAM_URL=https://base-api.swiftfederation.com SFD_KEYSTORE_FILE=keystore.json sfd-sidecar serve',
+        `${SETTINGS.upstreamUrl.env}=https://base-api.swiftfederation.com ${SETTINGS.keystoreFile.env}=keystore.json ` +
+          'sfd-sidecar serve',
         'sign for the gateway with the keys of a key store',
       ],
     ],
@@ -147,7 +148,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
     positionals: false,
     examples: [
       [
-        'SFD_UPSTREAM_URL=https://base-api.swiftfederation.com SFD_KEYSTORE_FILE=keystore.json sfd-sidecar doctor',
+        `${SETTINGS.upstreamUrl.env}=https://base-api.swiftfederation.com ${SETTINGS.keystoreFile.env}=keystore.json ` +
+          'sfd-sidecar doctor',
         'tell why signing fails and which signature form the gateway accepts',
       ],
     ],

@@ -90,6 +90,7 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       'keystoreSecretKey',
       'keystoreLayout',
       'sidecarMode',
+      'sidecarMinVersion',
       'imagePullPolicy',
       'sidecarCpuRequest',
       'sidecarMemoryRequest',
@@ -98,5 +99,8 @@ export const SETTING_GROUPS: readonly SettingGroup[] = [
       'sidecarUser',
     ],
   },
-  { title: "The injector's certificate", keys: ['tlsCertFile', 'tlsKeyFile', 'injectorWebhook', 'injectorService'] },
+  {
+    title: "The injector's certificate",
+    keys: ['tlsCertFile', 'tlsKeyFile', 'injectorWebhook', 'injectorService', 'injectorApiCredentials'],
+  },
 ];

@@ -674,7 +674,7 @@ export const SETTINGS = define({
   injectorApiCredentials: {
     env: 'SFD_INJECTOR_API_CREDENTIALS',
     description:
-      'the folder holding the service account `token` and the API server CA `ca.crt` the injector calls the ' +
+      'the folder holding the service account token (token) and the API server CA (ca.crt) the injector calls the ' +
       'Kubernetes API with (KUBERNETES_SERVICE_HOST and _PORT name the server); with SFD_INJECTOR_TLS_SECRET',
     default: '/var/run/secrets/kubernetes.io/serviceaccount',
     ...text('a folder'),

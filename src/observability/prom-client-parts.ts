@@ -6,17 +6,17 @@
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
 
+// Each path written out, so that the dependency checks see which package the sidecar loads.
 const require = createRequire(import.meta.url);
-const part = <T>(file: string): T => require(`prom-client/lib/${file}`) as T;
 
-export const Registry = part<typeof PromClient.Registry>('registry');
+export const Registry = require('prom-client/lib/registry') as typeof PromClient.Registry;
 export type Registry<T extends PromClient.RegistryContentType = PromClient.PrometheusContentType> =
   PromClient.Registry<T>;
-export const Counter = part<typeof PromClient.Counter>('counter');
+export const Counter = require('prom-client/lib/counter') as typeof PromClient.Counter;
 export type Counter<T extends string = string> = PromClient.Counter<T>;
-export const Gauge = part<typeof PromClient.Gauge>('gauge');
+export const Gauge = require('prom-client/lib/gauge') as typeof PromClient.Gauge;
 export type Gauge<T extends string = string> = PromClient.Gauge<T>;
-export const Histogram = part<typeof PromClient.Histogram>('histogram');
+export const Histogram = require('prom-client/lib/histogram') as typeof PromClient.Histogram;
 export type Histogram<T extends string = string> = PromClient.Histogram<T>;
 
 /** One of prom-client's default collectors: registers its families, with names under `prefix`. */
@@ -24,16 +24,16 @@ export type ProcessCollector = (registry: PromClient.Registry, config: { readonl
 
 /** prom-client's default collectors in its order, but for the event loop monitor (event-loop-delay.ts). */
 export const PROCESS_COLLECTORS: readonly ProcessCollector[] = [
-  'metrics/processCpuTotal',
-  'metrics/processStartTime',
-  'metrics/osMemoryHeap',
-  'metrics/processOpenFileDescriptors',
-  'metrics/processMaxFileDescriptors',
-  'metrics/processResources',
-  'metrics/processHandles',
-  'metrics/processRequests',
-  'metrics/heapSizeAndUsed',
-  'metrics/heapSpacesSizeAndUsed',
-  'metrics/version',
-  'metrics/gc',
-].map((file) => part<ProcessCollector>(file));
+  require('prom-client/lib/metrics/processCpuTotal'),
+  require('prom-client/lib/metrics/processStartTime'),
+  require('prom-client/lib/metrics/osMemoryHeap'),
+  require('prom-client/lib/metrics/processOpenFileDescriptors'),
+  require('prom-client/lib/metrics/processMaxFileDescriptors'),
+  require('prom-client/lib/metrics/processResources'),
+  require('prom-client/lib/metrics/processHandles'),
+  require('prom-client/lib/metrics/processRequests'),
+  require('prom-client/lib/metrics/heapSizeAndUsed'),
+  require('prom-client/lib/metrics/heapSpacesSizeAndUsed'),
+  require('prom-client/lib/metrics/version'),
+  require('prom-client/lib/metrics/gc'),
+] as ProcessCollector[];

@@ -290,7 +290,7 @@ test('a missing key names both ways to give one: a key, or a key store', async (
   t.regex(list.stderr, /SFD_ACCESS_KEY_ID: required, .*unless SFD_KEYSTORE_FILE names a key store/);
 });
 
-test('SFD_OPERATIONS naming a profile twice, or not readable, stops the start rather than lifting the limit', async (t) => {
+test('SFD_OPERATIONS naming a profile twice, or unreadable, stops the start rather than lifting it', async (t) => {
   const unreadable = await runCli(['serve'], {
     env: {
       SFD_LISTEN: '127.0.0.1:0',

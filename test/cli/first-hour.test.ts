@@ -268,7 +268,7 @@ test("--help lists every command within 100 columns and says how to get one comm
   t.regex(run.stdout, /sfd-sidecar COMMAND --help/);
 });
 
-test("the kubelet's variables for a Service named sfd-... draw no warning; a misspelt setting still does", async (t) => {
+test("a Service's kubelet variables (sfd-...) draw no warning; a misspelt setting still does", async (t) => {
   // What the kubelet gives every container of a namespace holding the chart's Service `sfd-sidecar`.
   const serviceLinks = {
     SFD_SIDECAR_SERVICE_HOST: '10.96.12.7',

@@ -20,6 +20,16 @@ function keystore(): string {
   return path;
 }
 
+/** One call the sidecar signed, as its request log line has it. */
+const SIGNED_CALL = {
+  event: 'request',
+  profile: 'billing',
+  accessKeyId: 'AKBILLING',
+  method: 'GET',
+  path: '/v1.1/x/1',
+  status: 200,
+};
+
 const RUNS: [title: string, args: (format: string[]) => string[], input: () => string, code: number, shape: RegExp][] =
   [
     ['audit', (f) => ['audit', ...f, '-'], () => readFileSync(CLUSTER, 'utf8'), 1, /^\{"findings":\[\{"kind":/],
@@ -28,8 +38,7 @@ const RUNS: [title: string, args: (format: string[]) => string[], input: () => s
     [
       'policy suggest',
       (f) => ['policy', 'suggest', ...f, '-'],
-      () =>
-        `${JSON.stringify({ event: 'request', profile: 'billing', method: 'GET', path: '/v1.1/x/1', status: 200 })}\n`,
+      () => `${JSON.stringify(SIGNED_CALL)}\n`,
       0,
       /^\{"profiles":\{"billing":\{"operations":/,
     ],

@@ -14,12 +14,12 @@ import { compilePolicy, describeCompileError, typeCheckPolicy } from '../helpers
 import { installChart, RELEASE, RELEASE_NAMESPACE } from '../helpers/cluster/installed-chart.js';
 import {
   clusterTarget,
-  eventuallyIn,
   freshNamespace,
   getJson,
   helm,
   kubectl,
   kubectlOk,
+  watchUntil,
 } from '../helpers/cluster/kube.js';
 import { REPO_ROOT } from '../helpers/tools.js';
 
@@ -66,9 +66,9 @@ for (const [name, values] of Object.entries(RENDERINGS)) {
     t.deepEqual(compilePolicy(policy.spec).map(describeCompileError), [], 'the model accepts what the server did');
     t.deepEqual(typeCheckPolicy(policy.spec), [], 'the model finds no warning');
     if (!clusterTarget().controllers) return void t.log('no controllers: the type check is not reported here');
-    const checked = await eventuallyIn(
+    const checked = await watchUntil<Policy>(
       'the type check of the policy',
-      () => getJson<Policy>(['get', 'validatingadmissionpolicy', POLICY]),
+      ['validatingadmissionpolicy', POLICY],
       (p) => p.status?.observedGeneration === p.metadata.generation,
     );
     t.deepEqual(checked.status?.typeChecking?.expressionWarnings ?? [], []);

@@ -1,15 +1,20 @@
-// The chart's key store admission policy, evaluated with a CEL implementation as the API server would:
-// every pod `inject` makes from the test corpora (read back by kubectl) is admitted, and so is each
-// with the fields the API server fills in by default; every way the policy promises to stop, tried as
-// an attacker with pod-create rights would, is refused with its message. What only a real API server
-// shows (its type checks against the Pod schema, its CEL cost limits) stays unproven here.
-import { readdirSync } from 'node:fs';
+// The chart's key store admission policy, judged by the model of the API server's CEL: every pod
+// `inject` makes from the test corpora (read back by kubectl) is admitted as written and through the
+// model of the whole admission chain (defaults, the ServiceAccount plugin's token, the webhooks and
+// their reinvocation), with the default token and without, and so is every pod the webhook makes from
+// the same templates; every way the policy promises to stop, tried as an attacker with pod-create
+// rights would, is refused with its message. The cluster tier checks the model against a real API
+// server.
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { parse, parseAllDocuments } from 'yaml';
+import { admitPod, type ChainCluster } from '../helpers/admission-chain.js';
+import { DEFAULTS } from '../helpers/injection.js';
 import {
   refusals,
   renderedParams,
+  renderedWebhooks,
   renderedPolicy,
   type AdmissionInput,
   type PolicySpec,
@@ -55,27 +60,6 @@ const asPod = (template: PodTemplate): Pod => ({
   spec: template.spec,
 });
 
-/** What the API server fills in before admission on a container and its probes. */
-function withApiDefaults(pod: Pod): Pod {
-  const copy = structuredClone(pod);
-  for (const container of [...(copy.spec.initContainers ?? []), ...copy.spec.containers]) {
-    container.terminationMessagePath ??= '/dev/termination-log';
-    container.terminationMessagePolicy ??= 'File';
-    container.imagePullPolicy ??= 'IfNotPresent';
-    for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
-      const probe = container[kind];
-      if (!probe) continue;
-      container[kind] = { timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3, periodSeconds: 10, ...probe };
-      if (probe.httpGet) probe.httpGet.scheme ??= 'HTTP';
-    }
-    if (container.securityContext) container.securityContext.procMount ??= 'Default';
-  }
-  copy.spec.restartPolicy ??= 'Always';
-  copy.spec.dnsPolicy ??= 'ClusterFirst';
-  copy.spec.serviceAccountName ??= 'default';
-  return copy;
-}
-
 async function injected(
   spec: Partial<PodTemplate['spec']>,
   annotations: Record<string, string> = {},
@@ -87,27 +71,46 @@ async function injected(
   return parse(result.stdout) as Pod;
 }
 
-test('every pod inject makes from the corpora is admitted, as written and with the API server defaults', async (t) => {
+/** The chart as the tests render it, its webhooks and policy in a namespace with no label of its own. */
+const chain = (automount?: boolean): ChainCluster => ({
+  namespace: 'shop',
+  ...(automount === undefined ? {} : { accountAutomount: automount }),
+  webhooks: renderedWebhooks('webhook.excludeNamespaces={legacy}'),
+  injector: { defaults: DEFAULTS },
+  admissionPolicy: POLICY,
+});
+
+test('every pod inject makes from the corpora, and the webhook from their templates, passes admission', async (t) => {
   const kubectl = kubeTool('kubectl');
   let pods = 0;
+  const asked = (template: PodTemplate): Pod => {
+    const pod = asPod(structuredClone(template));
+    pod.metadata.labels = { ...pod.metadata.labels, 'sfd-sidecar.io/inject': 'true' };
+    return pod;
+  };
   for (const dir of ['test/fixtures/world', 'test/fixtures/manifests']) {
     for (const name of readdirSync(join(REPO_ROOT, dir)).filter((n) => /\.(ya?ml|json)$/.test(n))) {
+      const file = join(REPO_ROOT, dir, name);
       for (const mode of ['native', 'classic']) {
-        const result = await runCli([
-          'inject',
-          ...CORPUS_INJECT_ARGS,
-          '--sidecar-mode',
-          mode,
-          join(REPO_ROOT, dir, name),
-        ]);
+        const result = await runCli(['inject', ...CORPUS_INJECT_ARGS, '--sidecar-mode', mode, file]);
         if (result.code !== 0) continue;
-        for (const object of (await kubectlRead(kubectl, result.stdout)) ?? []) {
+        const originals = (await kubectlRead(kubectl, readFileSync(file, 'utf8'))) ?? [];
+        for (const [index, object] of ((await kubectlRead(kubectl, result.stdout)) ?? []).entries()) {
           const template = templateOf(object);
           if (!template || !sidecarIn(template)) continue;
           pods += 1;
           const pod = asPod(template);
           t.deepEqual(admitted({ object: pod }), [], `${name} (${mode})`);
-          t.deepEqual(admitted({ object: withApiDefaults(pod) }), [], `${name} (${mode}, defaulted)`);
+          for (const automount of [undefined, false]) {
+            const at = `${name} (${mode}, ${automount === false ? 'no token' : 'default token'})`;
+            const offline = admitPod(structuredClone(pod), chain(automount));
+            t.true(offline.allowed, `${at}: ${offline.allowed ? '' : offline.messages.join('; ')}`);
+            const original = templateOf(originals[index] ?? {});
+            if (!original || mode !== 'native') continue;
+            const webhook = admitPod(asked(original), chain(automount));
+            t.true(webhook.allowed, `${at} through the webhook: ${webhook.allowed ? '' : webhook.messages.join('; ')}`);
+            if (webhook.allowed) t.truthy(sidecarIn(webhook.pod as never), `${at}: the webhook added the sidecar`);
+          }
         }
       }
     }

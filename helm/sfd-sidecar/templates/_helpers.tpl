@@ -235,7 +235,8 @@ commas (`,billing,payroll,`), so that the API server asks whether `,NAME,` is in
 {{- end -}}
 {{- range $keys -}}
 {{- if gt (len .) 253 -}}
-{{- fail (printf "policy.entitlements: %s is longer than a ConfigMap key may be (253): shorten the service account name" .) -}}
+{{- $problem := "is longer than a ConfigMap key may be (253): shorten the service account name" -}}
+{{- fail (printf "policy.entitlements: %s %s" . $problem) -}}
 {{- end -}}
 {{- $_ := set $data . (concat (get $data . | default list) $entry.profiles | uniq) -}}
 {{- end -}}
@@ -255,7 +256,14 @@ and each of its one SFD_ALLOWED_PROFILES, trimmed, as the sidecar reads them. Th
 of those variables once only, so the first entry is the one the kubelet gives.
 */}}
 {{- define "sfd-sidecar.celProfiles" -}}
-{{- $own := printf "(has(%s.env) && %s.env.exists(e, e.name == '%s' && has(e.value) && e.value.trim() != '') ? %s.env.filter(e, e.name == '%s')[0].value.trim() : '%s')" .c .c .contract.profileEnv .c .contract.profileEnv .contract.defaultProfile -}}
-{{- $picked := printf "(has(%s.env) && %s.env.exists(e, e.name == '%s' && has(e.value)) ? %s.env.filter(e, e.name == '%s')[0].value.split(',').map(n, n.trim()).join(',') : '')" .c .c .contract.allowedProfilesEnv .c .contract.allowedProfilesEnv -}}
+{{- $env := printf "%s.env" .c -}}
+{{- $entry := printf "%s.filter(e, e.name == '%s')[0]" $env .contract.profileEnv -}}
+{{- $set := "has(e.value) && e.value.trim() != ''" -}}
+{{- $given := printf "%s.exists(e, e.name == '%s' && %s)" $env .contract.profileEnv $set -}}
+{{- $own := printf "(has(%s) && %s ? %s.value.trim() : '%s')" $env $given $entry .contract.defaultProfile -}}
+{{- $list := printf "%s.filter(e, e.name == '%s')[0]" $env .contract.allowedProfilesEnv -}}
+{{- $listed := printf "%s.exists(e, e.name == '%s' && has(e.value))" $env .contract.allowedProfilesEnv -}}
+{{- $names := printf "%s.value.split(',').map(n, n.trim()).join(',')" $list -}}
+{{- $picked := printf "(has(%s) && %s ? %s : '')" $env $listed $names -}}
 {{- printf "(',' + %s + ',' + %s + ',')" $own $picked -}}
 {{- end -}}

@@ -36,6 +36,8 @@ export function sidecarImageProblem(
   if (version === null) return `its image tag ${tag} is no release version (X.Y.Z)`;
   const minimum = versionOfTag(expected.minimumVersion);
   if (minimum !== null && olderThan(version, minimum))
-    return `its image ${tag} is older than ${expected.minimumVersion}, the oldest sidecar that enforces what was judged`;
+    return (
+      `its image ${tag} is older than ${expected.minimumVersion}, ` + 'the oldest sidecar that enforces what was judged'
+    );
   return null;
 }

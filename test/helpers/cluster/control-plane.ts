@@ -5,7 +5,7 @@
 // cluster runs it. Webhooks reach a local injector by `url`; --enable-aggregator-routing lets the API
 // server dial a Service's endpoints rather than a ClusterIP no one serves here.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -100,8 +100,10 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
   ];
   const children: ChildProcess[] = [];
   const start = (name: string, args: string[]): ChildProcess => {
-    const out = openSync(join(dir, `${name}.log`), 'a');
-    const child = spawn(join(assets, name), args, { stdio: ['ignore', out, out] });
+    const log = createWriteStream(join(dir, `${name}.log`));
+    const child = spawn(join(assets, name), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.pipe(log);
+    child.stderr.pipe(log);
     children.push(child);
     return child;
   };
@@ -114,7 +116,7 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
     `--initial-cluster=default=http://127.0.0.1:${etcdPeer}`,
     '--unsafe-no-fsync=true',
   ]);
-  start('kube-apiserver', [
+  const apiServer = start('kube-apiserver', [
     '--advertise-address=127.0.0.1',
     '--bind-address=127.0.0.1',
     `--secure-port=${apiPort}`,
@@ -135,13 +137,14 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
       'apiVersion: v1',
       'kind: Config',
       `clusters: [{name: test, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
-      `users: [{name: admin, user: {client-certificate: ${join(dir, 'admin.crt')}, client-key: ${join(dir, 'admin.key')}}}]`,
+      `users: [{name: admin, user: {client-certificate: ${join(dir, 'admin.crt')}, ` +
+        `client-key: ${join(dir, 'admin.key')}}}]`,
       'contexts: [{name: test, context: {cluster: test, user: admin}}]',
       'current-context: test',
       '',
     ].join('\n');
   writeFileSync(kubeconfig, config(`https://127.0.0.1:${apiPort}`));
-  await waitReady(assets, kubeconfig, dir);
+  await waitReady(apiServer, assets, kubeconfig, dir);
   const controllerManager = join(assets, 'kube-controller-manager');
   const controllers = existsSync(controllerManager);
   if (controllers)
@@ -175,16 +178,39 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
   };
 }
 
-async function waitReady(assets: string, kubeconfig: string, dir: string): Promise<void> {
+/**
+ * Ready once /readyz says so, asked each time the API server writes to its log (its post-start hooks
+ * log as they finish), so that no clock decides; two minutes at most.
+ */
+function waitReady(apiServer: ChildProcess, assets: string, kubeconfig: string, dir: string): Promise<void> {
   const kubectl = existsSync(join(assets, 'kubectl')) ? join(assets, 'kubectl') : 'kubectl';
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    try {
-      await run(kubectl, ['--kubeconfig', kubeconfig, 'get', '--raw', '/readyz']);
-      return;
-    } catch {
-      if (Date.now() > deadline) throw new Error(`the API server was not ready within two minutes (logs in ${dir})`);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-  }
+  return new Promise((resolve, reject) => {
+    let asking = false;
+    let again = false;
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      apiServer.stderr!.off('data', ask);
+      if (error) reject(error);
+      else resolve();
+    };
+    const timer = setTimeout(
+      () => finish(new Error(`the API server was not ready within two minutes (logs in ${dir})`)),
+      120_000,
+    );
+    const ask = () => {
+      if (asking) return void (again = true);
+      asking = true;
+      run(kubectl, ['--kubeconfig', kubeconfig, 'get', '--raw', '/readyz']).then(
+        () => finish(),
+        () => {
+          asking = false;
+          if (!again) return;
+          again = false;
+          ask();
+        },
+      );
+    };
+    apiServer.stderr!.on('data', ask);
+    apiServer.once('exit', (code) => finish(new Error(`the API server stopped (${code}); logs in ${dir}`)));
+  });
 }

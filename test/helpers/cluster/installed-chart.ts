@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import { REPO_ROOT } from '../tools.js';
-import { clusterTarget, eventuallyIn, getJson, helm, kubectl, kubectlOk } from './kube.js';
+import { clusterTarget, getJson, helm, kubectl, kubectlOk } from './kube.js';
 
 const run = promisify(execFile);
 
@@ -102,19 +102,16 @@ function inCluster(): InstalledChart {
   return {
     stopInjector: async () => {
       await scale(0);
-      await eventuallyIn(
-        'the injector pods to go',
-        () =>
-          getJson<{ items: unknown[] }>([
-            '-n',
-            RELEASE_NAMESPACE,
-            'get',
-            'pods',
-            '-l',
-            'app.kubernetes.io/name=sfd-sidecar',
-          ]),
-        (pods) => pods.items.length === 0,
-      );
+      await kubectlOk([
+        '-n',
+        RELEASE_NAMESPACE,
+        'wait',
+        '--for=delete',
+        'pods',
+        '-l',
+        'app.kubernetes.io/name=sfd-sidecar',
+        '--timeout=300s',
+      ]);
     },
     startInjector: () => scale(2),
     injectorLog: () => '',
@@ -240,13 +237,12 @@ async function localInjector(tls: ServingCertificate): Promise<InstalledChart> {
       });
       child.stdout!.on('data', (chunk: Buffer) => (log += chunk.toString()));
       child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
-      await eventuallyIn(
-        'the local injector to listen',
-        () => Promise.resolve(log),
-        (text) => /injector listening/.test(text) || child?.exitCode !== null,
-        60_000,
-      );
-      if (child.exitCode !== null) throw new Error(`the local injector stopped: ${log}`);
+      const started = child;
+      await new Promise<void>((resolve, reject) => {
+        const listening = () => /injector listening/.test(log) && (started.stdout!.off('data', listening), resolve());
+        started.stdout!.on('data', listening);
+        started.once('exit', () => reject(new Error(`the local injector stopped: ${log}`)));
+      });
     },
     stopInjector: stop,
     injectorLog: () => log,

@@ -2,7 +2,7 @@
 // the runner gives (SFD_TEST_KUBECONFIG), and how the injector is reached there (SFD_TEST_CLUSTER):
 // `envtest`, a bare API server whose webhooks the tier points at a local injector, or `cluster`, where
 // the chart's own injector runs in pods.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
 import { kubeTool } from '../k8s-tools.js';
 import { REPO_ROOT } from '../tools.js';
@@ -72,21 +72,64 @@ export async function getJson<T>(args: readonly string[]): Promise<T> {
   return JSON.parse(await kubectlOk([...args, '-o', 'json'])) as T;
 }
 
-/** Waits for `check` to hold, polling; the last value it saw otherwise, in the error. */
-export async function eventuallyIn<T>(
+/**
+ * The first object `kubectl get ARGS --watch` shows that `holds` accepts: the objects there now, then
+ * each change the API server sends, so the wait ends on the change itself, never on a clock.
+ */
+export function watchUntil<T>(
   what: string,
-  probe: () => Promise<T>,
-  holds: (value: T) => boolean,
+  args: readonly string[],
+  holds: (object: T) => boolean,
   ms = 120_000,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  let value = await probe();
-  while (!holds(value)) {
-    if (Date.now() > deadline) throw new Error(`${what} within ${ms / 1000} s; last seen: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    value = await probe();
+  const { kubeconfig } = clusterTarget();
+  const watch = spawn(kubeTool('kubectl'), ['--kubeconfig', kubeconfig, 'get', ...args, '--watch', '-o', 'json'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise<T>((resolve, reject) => {
+    let text = '';
+    let errors = '';
+    let last: unknown;
+    const done = (settle: () => void) => {
+      clearTimeout(timer);
+      watch.kill();
+      settle();
+    };
+    const timer = setTimeout(
+      () =>
+        done(() => reject(new Error(`${what} within ${ms / 1000} s; last seen: ${JSON.stringify(last)} ${errors}`))),
+      ms,
+    );
+    watch.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    watch.stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      for (let end = objectEnd(text); end > 0; end = objectEnd(text)) {
+        const object = JSON.parse(text.slice(0, end)) as T;
+        text = text.slice(end);
+        last = object;
+        if (holds(object)) return done(() => resolve(object));
+      }
+    });
+    watch.once('exit', (code) =>
+      done(() => reject(new Error(`${what}: kubectl stopped watching (${code}): ${errors}`))),
+    );
+  });
+}
+
+/** Where the first whole JSON object of the text ends, or 0 while it is incomplete. */
+function objectEnd(text: string): number {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (inString) {
+      if (char === '\\') index += 1;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === '{') depth += 1;
+    else if (char === '}' && --depth === 0) return index + 1;
   }
-  return value;
+  return 0;
 }
 
 /**
@@ -99,9 +142,12 @@ export async function freshNamespace(name: string, labels: Record<string, string
   const labelled = Object.entries(labels).map(([key, value]) => `${key}=${value}`);
   await kubectlOk(['create', 'namespace', name]);
   if (labelled.length > 0) await kubectlOk(['label', 'namespace', name, ...labelled]);
-  const hasAccount = async () => (await kubectl(['-n', name, 'get', 'serviceaccount', 'default'])).code === 0;
   if (!clusterTarget().controllers) await kubectl(['-n', name, 'create', 'serviceaccount', 'default']);
-  await eventuallyIn(`the default service account of ${name}`, hasAccount, (has) => has);
+  await watchUntil<{ metadata: { name: string } }>(
+    `the default service account of ${name}`,
+    ['-n', name, 'serviceaccounts'],
+    (account) => account.metadata.name === 'default',
+  );
   await kubectlOk(['-n', name, 'create', 'secret', 'generic', 'sfd-keys', '--from-literal=keystore.json={}']);
   return name;
 }

@@ -274,7 +274,8 @@ class Checker {
     } else {
       this.report(
         e.iterRange.offset,
-        `expression of type '${formatType(rangeType)}' cannot be range of a comprehension (must be list, map, or dynamic)`,
+        `expression of type '${formatType(rangeType)}' cannot be range of a comprehension ` +
+          '(must be list, map, or dynamic)',
       );
       varType = ERROR;
       if (e.iterVar2) var2Type = ERROR;

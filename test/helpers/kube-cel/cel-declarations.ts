@@ -404,25 +404,30 @@ const SPECS: Record<string, string[]> = {
   path: ['authorizer_path: kubernetes.authorization.Authorizer.(string) -> kubernetes.authorization.PathCheck'],
   group: ['authorizer_group: kubernetes.authorization.Authorizer.(string) -> kubernetes.authorization.GroupCheck'],
   serviceAccount: [
-    'authorizer_serviceaccount: kubernetes.authorization.Authorizer.(string, string) -> kubernetes.authorization.Authorizer',
+    'authorizer_serviceaccount: kubernetes.authorization.Authorizer.(string, string)' +
+      ' -> kubernetes.authorization.Authorizer',
   ],
   resource: [
     'groupcheck_resource: kubernetes.authorization.GroupCheck.(string) -> kubernetes.authorization.ResourceCheck',
   ],
   subresource: [
-    'resourcecheck_subresource: kubernetes.authorization.ResourceCheck.(string) -> kubernetes.authorization.ResourceCheck',
+    'resourcecheck_subresource: kubernetes.authorization.ResourceCheck.(string)' +
+      ' -> kubernetes.authorization.ResourceCheck',
   ],
   namespace: [
-    'resourcecheck_namespace: kubernetes.authorization.ResourceCheck.(string) -> kubernetes.authorization.ResourceCheck',
+    'resourcecheck_namespace: kubernetes.authorization.ResourceCheck.(string)' +
+      ' -> kubernetes.authorization.ResourceCheck',
   ],
   name: [
     'resourcecheck_name: kubernetes.authorization.ResourceCheck.(string) -> kubernetes.authorization.ResourceCheck',
   ],
   fieldSelector: [
-    'resourcecheck_fieldselector: kubernetes.authorization.ResourceCheck.(string) -> kubernetes.authorization.ResourceCheck',
+    'resourcecheck_fieldselector: kubernetes.authorization.ResourceCheck.(string)' +
+      ' -> kubernetes.authorization.ResourceCheck',
   ],
   labelSelector: [
-    'resourcecheck_labelselector: kubernetes.authorization.ResourceCheck.(string) -> kubernetes.authorization.ResourceCheck',
+    'resourcecheck_labelselector: kubernetes.authorization.ResourceCheck.(string)' +
+      ' -> kubernetes.authorization.ResourceCheck',
   ],
   check: [
     'pathcheck_check: kubernetes.authorization.PathCheck.(string) -> kubernetes.authorization.Decision',

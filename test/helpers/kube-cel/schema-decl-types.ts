@@ -23,9 +23,10 @@ import type { OpenApiSchema } from './openapi-subset.js';
 export type StructFields = Map<string, Map<string, CelType>>;
 
 const RESERVED = new Set(
-  'true false null in as break const continue else for function if import let loop package namespace return var void while'.split(
-    ' ',
-  ),
+  (
+    'true false null in as break const continue else for function if import let loop package namespace ' +
+    'return var void while'
+  ).split(' '),
 );
 
 /** A property name as a CEL field name (Kubernetes' escaping), or undefined when it cannot be one. */

@@ -88,7 +88,8 @@ export const VERDICT_CASES: readonly VerdictCase[] = [
     mode: 'compile',
     expression:
       "has(object.spec) && object.spec.containers.all(c, c.name.matches('^a') && !(c.name in ['x'])) && " +
-      "object.spec.containers.exists(c, size(c.name) > 0) && object.spec.containers.filter(c, c.x).map(c, c.name + '!').size() == 1",
+      'object.spec.containers.exists(c, size(c.name) > 0) && object.spec.containers.filter(c, c.x).map(c,' +
+      " c.name + '!').size() == 1",
     verdict: ok,
   },
   {
@@ -163,7 +164,8 @@ export const VERDICT_CASES: readonly VerdictCase[] = [
     source: '[go]',
     mode: 'compile',
     expression:
-      "isQuantity('1Gi') && quantity('1Gi').isGreaterThan(quantity('1Mi')) && isIP('1.2.3.4') && url('https://a').getHost() == 'a'",
+      "isQuantity('1Gi') && quantity('1Gi').isGreaterThan(quantity('1Mi')) && isIP('1.2.3.4') &&" +
+      " url('https://a').getHost() == 'a'",
     verdict: ok,
   },
   {
@@ -185,7 +187,8 @@ export const VERDICT_CASES: readonly VerdictCase[] = [
     expression: '(object.spec.containers + object.spec.initContainers).size() > 0',
     verdict: error(
       25,
-      "found no matching overload for '_+_' applied to '(list(Pod.spec.containers.@idx), list(Pod.spec.initContainers.@idx))'",
+      "found no matching overload for '_+_' applied to '(list(Pod.spec.containers.@idx)," +
+        " list(Pod.spec.initContainers.@idx))'",
     ),
   },
   {

@@ -65,7 +65,8 @@ test('message expressions cannot use the authorizer; validations can', (t) => {
   t.deepEqual(
     errors.map((e) => `${e.field}: ${e.detail.split('\n')[0]}`),
     [
-      "spec.validations[0].messageExpression: compilation failed: ERROR: <input>:1:8: undeclared reference to 'authorizer' (in container '')",
+      'spec.validations[0].messageExpression: compilation failed: ERROR: <input>:1:8: undeclared reference' +
+        " to 'authorizer' (in container '')",
     ],
   );
 });
@@ -82,7 +83,8 @@ test("params are a ConfigMap's type in type checking: data is a map of strings",
   t.deepEqual(
     typeCheckPolicy(spec).map((w) => `${w.fieldRef}: ${w.warning.split('\n')[0]}`),
     [
-      "spec.validations[1].expression: /v1, Kind=Pod: ERROR: <input>:1:18: found no matching overload for '_==_' applied to '(string, int)'",
+      'spec.validations[1].expression: /v1, Kind=Pod: ERROR: <input>:1:18: found no matching overload for' +
+        " '_==_' applied to '(string, int)'",
     ],
   );
 });
