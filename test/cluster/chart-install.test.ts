@@ -21,6 +21,7 @@ import {
   kubectlOk,
   watchUntil,
 } from '../helpers/cluster/kube.js';
+import { selfSignedCertificate } from '../helpers/tls-server.js';
 import { REPO_ROOT } from '../helpers/tools.js';
 
 const POLICY = `${RELEASE}-keystore-mounts`;
@@ -154,4 +155,40 @@ test.serial('an uninstall leaves nothing that stops a pod from being created', a
   const created = await kubectl(['create', '-f', '-'], JSON.stringify(pod));
   t.is(created.code, 0, created.stderr);
   await kubectl(['delete', 'namespace', namespace, '--wait=false']);
+});
+
+test.serial('an upgrade keeps the certificate the injector wrote into its Secret, and warns of nothing', async (t) => {
+  await helm(['uninstall', RELEASE, '-n', RELEASE_NAMESPACE, '--wait']);
+  const chart = ['helm/sfd-sidecar', '-n', RELEASE_NAMESPACE, '--set', 'keystore.existingSecret=sfd-keys'];
+  const installed = await helm([
+    'install',
+    RELEASE,
+    ...chart,
+    '--create-namespace',
+    '--set',
+    'certificates.issuer=injector',
+  ]);
+  t.teardown(() => helm(['uninstall', RELEASE, '-n', RELEASE_NAMESPACE, '--wait']));
+  t.is(installed.code, 0, installed.stderr);
+  const secret = ['-n', RELEASE_NAMESPACE, 'get', 'secret', `${RELEASE}-tls`];
+  const written = async () => (await getJson<{ data?: Record<string, string> }>(secret)).data?.['tls.crt'] ?? '';
+  if (clusterTarget().mode === 'envtest') {
+    // No injector runs here: write what it would, a serving certificate and its key.
+    const pair = await selfSignedCertificate('sfd-sidecar.sfd-system.svc');
+    const data = {
+      'tls.crt': readFileSync(pair.certFile).toString('base64'),
+      'tls.key': readFileSync(pair.keyFile).toString('base64'),
+    };
+    await kubectlOk(['-n', RELEASE_NAMESPACE, 'patch', 'secret', `${RELEASE}-tls`, '-p', JSON.stringify({ data })]);
+  }
+  const filled = await watchUntil<{ data?: Record<string, string> }>(
+    'the Secret holds a certificate',
+    ['secret', `${RELEASE}-tls`, '-n', RELEASE_NAMESPACE],
+    (s) => (s.data?.['tls.crt'] ?? '') !== '',
+  );
+  const before = filled.data?.['tls.crt'] ?? '';
+  const upgraded = await helm(['upgrade', RELEASE, ...chart, '--reuse-values', '--set', 'webhook.timeoutSeconds=7']);
+  t.is(upgraded.code, 0, upgraded.stderr);
+  t.notRegex(upgraded.stderr, /PEM|[Ww]arning/);
+  t.is(await written(), before, 'the upgrade left the serving certificate as the injector wrote it');
 });

@@ -30,6 +30,9 @@ import { windowsOnly } from './windows-pod.js';
 import { usedPorts } from './used-ports.js';
 import { SETTINGS } from '../../config/settings.js';
 
+/** The values the opt-in label may take, as a message quotes them. */
+const LABEL_VALUES = [...ASKING_VALUES, ...DECLINING_VALUES].map((v) => `"${v}"`).join(', ');
+
 export interface Finding {
   readonly reason: ReasonCode;
   readonly problems: readonly string[];
@@ -58,8 +61,7 @@ export function asksForTheSidecar(facts: PodFacts): Finding | null {
   if (declines(value)) return finding('opted-out', [`${carrier} ${INJECT_LABEL}: ${quoteValue(value!)}`]);
   if (value !== undefined && !asks(value))
     return finding('annotation', [
-      `${carrier} ${INJECT_LABEL}: must be ${[...ASKING_VALUES, ...DECLINING_VALUES].map((v) => `"${v}"`).join(', ')} ` +
-        `(got ${quoteValue(value)})`,
+      `${carrier} ${INJECT_LABEL}: must be ${LABEL_VALUES} ` + `(got ${quoteValue(value)})`,
     ]);
   if (value === undefined && facts.optIn === 'pod-asks')
     return finding('not-asked', [`not labelled ${INJECT_LABEL}: "true"`]);

@@ -79,7 +79,11 @@ export function renderPod(
   const asked = asks(template.metadata?.labels?.[INJECT_LABEL]);
   const metadata = {
     ...template.metadata,
-    labels: { ...template.metadata?.labels, ...(asked ? {} : { [INJECT_LABEL]: ASKING_VALUES[0]! }), [INJECTED_LABEL]: 'true' },
+    labels: {
+      ...template.metadata?.labels,
+      ...(asked ? {} : { [INJECT_LABEL]: ASKING_VALUES[0]! }),
+      [INJECTED_LABEL]: 'true',
+    },
     annotations: {
       ...template.metadata?.annotations,
       ...(asked ? {} : { [WRITTEN.injectLabel]: LABEL_ADDED }),

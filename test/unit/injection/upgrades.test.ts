@@ -19,8 +19,9 @@ const labelled = (value: string): PodTemplate => ({
   spec: { containers: [{ name: 'app', image: 'a' }] },
 });
 
-test('either spelling asks and either declines, on a pod as on a namespace: none is ignored for being the other', (t) => {
-  for (const value of ['true', 'enabled']) t.is(injectPod(labelled(value), DEFAULTS, 'pod-asks').outcome, 'injected', value);
+test('either spelling asks and either declines, on a pod as on a namespace: none is ignored for the other', (t) => {
+  for (const value of ['true', 'enabled'])
+    t.is(injectPod(labelled(value), DEFAULTS, 'pod-asks').outcome, 'injected', value);
   for (const value of ['false', 'disabled']) {
     const declined = injectPod(labelled(value), DEFAULTS, 'namespace-asks');
     t.is(declined.outcome, 'skipped', value);
@@ -38,7 +39,10 @@ test('a pod asks with the label; "false" opts it out of its namespace; the label
   const bad = injectPod(labelled('yes'), DEFAULTS, 'namespace-asks');
   t.is(bad.outcome, 'refused');
   if (bad.outcome === 'refused')
-    t.regex(bad.problems[0]!, /label sfd-sidecar\.io\/inject: must be "true", "enabled", "false", "disabled" \(got "yes"\)/);
+    t.regex(
+      bad.problems[0]!,
+      /label sfd-sidecar\.io\/inject: must be "true", "enabled", "false", "disabled" \(got "yes"\)/,
+    );
 });
 
 test('every injected pod carries the version of its sidecar', (t) => {

@@ -23,7 +23,9 @@ export function checkLabelValues(cluster: ClusterInput): CheckResult[] {
     results.push({
       check: CHECK,
       status: 'warn',
-      detail: `${describeObject(object)} is labelled ${INJECT_LABEL}=${JSON.stringify(value)}, which neither asks nor declines`,
+      detail:
+        `${describeObject(object)} is labelled ${INJECT_LABEL}=${JSON.stringify(value)}, ` +
+        'which neither asks nor declines',
       fix: `label it ${INJECT_LABEL}=${ASKING_VALUES.join(' or ')} to ask, ${DECLINING_VALUES.join(' or ')} to decline`,
     });
   }
