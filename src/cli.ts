@@ -1,132 +1,104 @@
-// The command line: `sfd-sidecar [COMMAND] [options] [settings]` over injected I/O. The commands and
-// their options are data (cli/commands.ts); each command's modules load only when it runs, so that
-// `serve` stays small in memory.
+// The command line: `sfd-sidecar [COMMAND] [options] [settings]` over injected I/O, in four steps: the
+// version or help, the command named (serve when none is), its command line and settings read, then the
+// command run by its row of the command table (cli/commands.ts), which loads its modules only then.
 import { ConfigError } from './config/config-error.js';
 import { didYouMean } from './config/nearest-name.js';
 import { mergeSettingSources } from './config/setting-sources.js';
 import { settingWarnings } from './config/unknown-settings.js';
-import type { CommandResult } from './command/cli-io.js';
-import { COMMANDS, commandNamed } from './cli/commands.js';
+import type { CommandResult, ServeDeps } from './command/cli-io.js';
 import type { CommandSettings } from './command/command-settings.js';
+import type { CommandDefinition } from './cli/command-definition.js';
+import { COMMAND_NAMES, commandNamed } from './cli/commands.js';
 import { commandHelp, mainHelp } from './cli/help.js';
-import { parseCommandLine } from './cli/parse-command-line.js';
-import type { ServeDeps } from './command/cli-io.js';
+import { parseCommandLine, type CommandLine } from './cli/parse-command-line.js';
 import { ListenError } from './server/listen.js';
 import { VERSION } from './version.js';
 
 export async function runCli(argv: readonly string[], deps: ServeDeps): Promise<CommandResult> {
-  const [first, ...rest] = argv;
+  const answered = answerVersionOrHelp(argv, deps);
+  if (answered) return answered;
+  const chosen = chooseCommand(argv, deps);
+  if (!('command' in chosen)) return chosen;
+  const { command, args } = chosen;
+  if (command.service) deps.holdSignals?.();
+  try {
+    return await runCommand(command, args, deps);
+  } catch (error) {
+    return reportFailure(command, error, deps);
+  }
+}
+
+/** `--version` and `--help` (or `help COMMAND`) answer at once; null for anything else. */
+function answerVersionOrHelp([first, second]: readonly string[], deps: ServeDeps): CommandResult | null {
   if (first === '--version' || first === '-V' || first === 'version') {
     deps.stdout(`sfd-sidecar ${VERSION}\n`);
     return { exitCode: 0 };
   }
   if (first === '--help' || first === '-h' || first === 'help') {
-    const asked = rest[0] === undefined ? undefined : commandNamed(rest[0]);
+    const asked = second === undefined ? undefined : commandNamed(second);
     deps.stdout(asked ? commandHelp(asked) : mainHelp(VERSION));
     return { exitCode: 0 };
   }
-  const named = first === undefined ? undefined : commandNamed(first);
-  if (first !== undefined && !first.startsWith('-') && !named) {
-    const names = COMMANDS.map((c) => c.name);
-    deps.stderr(
-      `sfd-sidecar: ${JSON.stringify(first)} is not a command${didYouMean(first, names)}\n\n${mainHelp(VERSION)}`,
-    );
+  return null;
+}
+
+/** The command the first word names and the words after it; serve with every word when the first is a flag. */
+function chooseCommand(
+  argv: readonly string[],
+  deps: ServeDeps,
+): { readonly command: CommandDefinition; readonly args: readonly string[] } | CommandResult {
+  const [first, ...rest] = argv;
+  if (first === undefined || first.startsWith('-')) return { command: commandNamed('serve')!, args: argv };
+  const named = commandNamed(first);
+  if (named) return { command: named, args: rest };
+  deps.stderr(
+    `sfd-sidecar: ${JSON.stringify(first)} is not a command${didYouMean(first, COMMAND_NAMES)}\n\n${mainHelp(VERSION)}`,
+  );
+  return { exitCode: 2 };
+}
+
+/** Reads the command's line and settings, then runs it (or prints its help). */
+async function runCommand(
+  command: CommandDefinition,
+  args: readonly string[],
+  deps: ServeDeps,
+): Promise<CommandResult> {
+  const line = parseCommandLine(args, command.options, command.name);
+  if (line.help) {
+    deps.stdout(commandHelp(command));
+    return { exitCode: 0 };
+  }
+  if (!command.positionals && line.positionals.length > 0) {
+    throw new ConfigError([
+      `${JSON.stringify(line.positionals[0])}: sfd-sidecar ${command.name} takes no arguments besides its flags`,
+    ]);
+  }
+  const settings = readSettings(line, deps);
+  // Before anything else, whatever follows: a misspelt name explains the problems after it (a setting
+  // said to be missing), and a banner or a failure must not hide it. serve and injector also log them.
+  for (const warning of settings.warnings) deps.stderr(`sfd-sidecar ${command.name}: warning: ${warning}\n`);
+  return command.run({ positionals: line.positionals, options: line.options, settings }, deps);
+}
+
+/** The settings of the flags, the environment and the dotenv file, with the warnings about them. */
+function readSettings(line: CommandLine, deps: ServeDeps): CommandSettings {
+  const merged = mergeSettingSources({
+    flags: line.settings,
+    env: deps.env,
+    readFileIfExists: deps.readFileIfExists,
+  });
+  return { ...merged, warnings: settingWarnings(merged) };
+}
+
+/** A bad configuration exits 2 and a listener that cannot listen 1, each with one line; anything else is a bug. */
+function reportFailure(command: CommandDefinition, error: unknown, deps: ServeDeps): CommandResult {
+  if (error instanceof ConfigError) {
+    deps.stderr(`sfd-sidecar ${command.name}: ${error.message}\n`);
     return { exitCode: 2 };
   }
-  const command = named ?? commandNamed('serve')!;
-  const args = named ? rest : argv;
-  if (command.service) deps.holdSignals?.();
-  try {
-    const line = parseCommandLine(args, command.options, command.name);
-    if (line.help) {
-      deps.stdout(commandHelp(command));
-      return { exitCode: 0 };
-    }
-    if (!command.positionals && line.positionals.length > 0) {
-      throw new ConfigError([
-        `${JSON.stringify(line.positionals[0])}: sfd-sidecar ${command.name} takes no arguments besides its flags`,
-      ]);
-    }
-    const merged = mergeSettingSources({
-      flags: line.settings,
-      env: deps.env,
-      readFileIfExists: deps.readFileIfExists,
-    });
-    const settings: CommandSettings = { ...merged, warnings: settingWarnings(merged) };
-    // Before anything else, whatever follows: a misspelt name explains the problems after it (a setting
-    // said to be missing), and a banner or a failure must not hide it. serve and injector also log them.
-    for (const warning of settings.warnings) deps.stderr(`sfd-sidecar ${command.name}: warning: ${warning}\n`);
-    switch (command.name) {
-      case 'serve':
-        return { service: await (await import('./cli/serve-command.js')).serveCommand(settings, deps) };
-      case 'sign':
-        return { exitCode: (await import('./cli/sign-command.js')).signCommand(settings, line.options, deps) };
-      case 'emulator':
-        return {
-          service: await (await import('./cli/emulator-command.js')).emulatorCommand(settings, line.options, deps),
-        };
-      case 'keys':
-        return {
-          exitCode: await (
-            await import('./cli/keys-command.js')
-          ).keysCommand(line.positionals, settings, line.options, deps),
-        };
-      case 'doctor':
-        return {
-          exitCode: await (await import('./cli/doctor-command.js')).doctorCommand(settings, line.options, deps),
-        };
-      case 'notify':
-        return { exitCode: await (await import('./cli/notify-command.js')).notifyCommand(line.options, deps) };
-      case 'wait-ready':
-        return {
-          exitCode: await (await import('./cli/wait-ready-command.js')).waitReadyCommand(settings, line.options, deps),
-        };
-      case 'inject':
-        return {
-          exitCode: await (
-            await import('./injection/commands/inject-command.js')
-          ).injectCommand(line.positionals, line.options, settings, deps),
-        };
-      case 'uninject':
-        return {
-          exitCode: await (
-            await import('./injection/commands/uninject-command.js')
-          ).uninjectCommand(line.positionals, deps),
-        };
-      case 'audit':
-        return {
-          exitCode: await (
-            await import('./injection/commands/audit-command.js')
-          ).auditCommand(line.positionals, line.options, deps),
-        };
-      case 'check':
-        return {
-          exitCode: await (
-            await import('./injection/commands/check-command.js')
-          ).checkCommand(line.positionals, line.options, settings, deps),
-        };
-      case 'policy':
-        return {
-          exitCode: await (
-            await import('./injection/commands/policy-command.js')
-          ).policyCommand(line.positionals, line.options, deps),
-        };
-      case 'completion':
-        return { exitCode: (await import('./cli/completion-command.js')).completionCommand(line.positionals, deps) };
-      case 'injector':
-        return {
-          service: await (await import('./injection/commands/injector-command.js')).injectorCommand(settings, deps),
-        };
-    }
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      deps.stderr(`sfd-sidecar ${command.name}: ${error.message}\n`);
-      return { exitCode: 2 };
-    }
-    if (error instanceof ListenError) {
-      deps.stderr(`sfd-sidecar ${command.name}: ${error.message}\n`);
-      return { exitCode: 1 };
-    }
-    throw error;
+  if (error instanceof ListenError) {
+    deps.stderr(`sfd-sidecar ${command.name}: ${error.message}\n`);
+    return { exitCode: 1 };
   }
+  throw error;
 }

@@ -1,6 +1,7 @@
 // docs/configuration.md: the prose around the settings, and the table of every setting from the
 // registry (src/config/settings.ts), so that the reference is the code's.
 import { SETTING_LIST, defaultTextOf, flagFor } from '../src/config/settings.js';
+import { commandsReading } from '../src/cli/commands-reading.js';
 
 const cell = (text: string): string => text.replaceAll('|', '\\|');
 
@@ -9,7 +10,7 @@ export function configurationDoc(): string {
     const fallback = defaultTextOf(s);
     return (
       `| \`${s.env}\` | \`${flagFor(s.env)}\` | ${fallback === undefined ? '(none)' : `\`${cell(fallback)}\``} ` +
-      `| ${cell(s.allowed)} | ${s.commands.join(', ')} | ` +
+      `| ${cell(s.allowed)} | ${commandsReading(s).join(', ')} | ` +
       `${cell(s.description)}${s.secret ? ' (a secret: never repeated in messages)' : ''} |`
     );
   });

@@ -96,6 +96,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'doctor',
     'emulator',
     'files',
+    'injection/commands',
     'keys',
     'notify',
     'observability',
@@ -104,7 +105,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'signing',
     'text',
   ],
-  'cli.ts': ['cli', 'command', 'config', 'injection/commands', 'server', 'version.ts'],
+  'cli.ts': ['cli', 'command', 'config', 'server', 'version.ts'],
   'main.ts': ['cli.ts', 'files'],
   'warm-compile-cache.ts': ['cli.ts', 'cli', 'keys', 'notify'],
 };

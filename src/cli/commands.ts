@@ -1,37 +1,16 @@
-// The commands, as data: what each does, how it is called, and its own options besides the settings.
-// Parsing and help both derive from this table; each command's module loads only when it runs.
-import type { CommandName } from '../config/settings.js';
+// The commands, as data: what each does, how it is called, its own options besides the settings, and
+// how it runs. Parsing, help, shell completion, the generated command references and the commands each
+// setting names all derive from this table. A command's module is imported only when it runs, so that
+// `serve` loads only what it needs: a command is one row here and one module.
+import type { CommandResult, RunningService } from '../command/cli-io.js';
+import type { CommandDefinition, OptionDefinition } from './command-definition.js';
 import { SETTINGS } from '../config/settings.js';
 import { OUTPUT_FORMATS } from '../command/output-format.js';
 
-export interface OptionDefinition {
-  readonly name: string;
-  /** The value's placeholder in help; absent for a switch. */
-  readonly value?: string;
-  readonly description: string;
-  /** May be given more than once. */
-  readonly multiple?: boolean;
-  /** A one-letter form, as kubectl users type it (`-n`). */
-  readonly short?: string;
-  /** The values it takes, when they are a few words (shell completion offers them). */
-  readonly choices?: readonly string[];
-}
-
-export interface CommandDefinition {
-  readonly name: CommandName;
-  readonly summary: string;
-  /** Everything after `sfd-sidecar NAME` in the usage line. */
-  readonly usage: string;
-  readonly options: readonly OptionDefinition[];
-  /** Whether the command takes positional arguments (files, actions). */
-  readonly positionals: boolean;
-  /** A service that runs until a signal stops it (SIGTERM, SIGINT) and reloads on SIGHUP. */
-  readonly service?: true;
-  /** The actions its first argument names (`keys check`), for help and shell completion. */
-  readonly subcommands?: readonly string[];
-  /** Command lines that show its use, each with what it does: the end of its help. */
-  readonly examples: readonly (readonly [commandLine: string, what: string])[];
-}
+/** The result of a command that ends, with its exit code. */
+const exited = async (exitCode: number | Promise<number>): Promise<CommandResult> => ({ exitCode: await exitCode });
+/** The result of a service, which runs until a signal stops it. */
+const serving = async (service: Promise<RunningService>): Promise<CommandResult> => ({ service: await service });
 
 const json: OptionDefinition = { name: 'json', description: 'the same as -o json' };
 const output: OptionDefinition = {
@@ -42,7 +21,7 @@ const output: OptionDefinition = {
   choices: OUTPUT_FORMATS,
 };
 
-export const COMMANDS: readonly CommandDefinition[] = [
+const TABLE = [
   {
     name: 'serve',
     summary: 'run the signing sidecar (the demo against the built-in emulator when nothing is configured)',
@@ -58,6 +37,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
       ],
     ],
     service: true,
+    run: async ({ settings }, deps) => serving((await import('./serve-command.js')).serveCommand(settings, deps)),
   },
   {
     name: 'sign',
@@ -94,6 +74,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
         'the same for a POST, as one JSON document',
       ],
     ],
+    run: async ({ settings, options }, deps) =>
+      exited((await import('./sign-command.js')).signCommand(settings, options, deps)),
   },
   {
     name: 'emulator',
@@ -103,6 +85,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
     positionals: false,
     examples: [['sfd-sidecar emulator --listen 127.0.0.1:8090', 'run the local gateway on port 8090']],
     service: true,
+    run: async ({ settings, options }, deps) =>
+      serving((await import('./emulator-command.js')).emulatorCommand(settings, options, deps)),
   },
   {
     name: 'keys',
@@ -119,6 +103,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
       ['sfd-sidecar keys list keystore.json -o yaml', 'its profiles and keys (never a secret) as YAML'],
       ['sfd-sidecar keys split keystore.json per-profile/', 'one file per profile, for the per-profile layout'],
     ],
+    run: async ({ positionals, settings, options }, deps) =>
+      exited((await import('./keys-command.js')).keysCommand(positionals, settings, options, deps)),
   },
   {
     name: 'notify',
@@ -139,6 +125,7 @@ export const COMMANDS: readonly CommandDefinition[] = [
         'send a recording-started event to the relay',
       ],
     ],
+    run: async ({ options }, deps) => exited((await import('./notify-command.js')).notifyCommand(options, deps)),
   },
   {
     name: 'doctor',
@@ -153,6 +140,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
         'tell why signing fails and which signature form the gateway accepts',
       ],
     ],
+    run: async ({ settings, options }, deps) =>
+      exited((await import('./doctor-command.js')).doctorCommand(settings, options, deps)),
   },
   {
     name: 'wait-ready',
@@ -161,6 +150,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
     options: [{ name: 'timeout-ms', value: 'N', description: 'give up after this many milliseconds (default 60000)' }],
     positionals: false,
     examples: [['sfd-sidecar wait-ready --timeout-ms 30000', 'wait up to 30 s for the sidecar to be ready']],
+    run: async ({ settings, options }, deps) =>
+      exited((await import('./wait-ready-command.js')).waitReadyCommand(settings, options, deps)),
   },
   {
     name: 'inject',
@@ -186,6 +177,10 @@ export const COMMANDS: readonly CommandDefinition[] = [
         'add it to manifests before they are committed',
       ],
     ],
+    run: async ({ positionals, options, settings }, deps) =>
+      exited(
+        (await import('../injection/commands/inject-command.js')).injectCommand(positionals, options, settings, deps),
+      ),
   },
   {
     name: 'uninject',
@@ -194,6 +189,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
     options: [],
     positionals: true,
     examples: [['sfd-sidecar uninject injected.yaml > app.yaml', 'take out again what inject added']],
+    run: async ({ positionals }, deps) =>
+      exited((await import('../injection/commands/uninject-command.js')).uninjectCommand(positionals, deps)),
   },
   {
     name: 'audit',
@@ -222,6 +219,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
         'the pods whose sidecar is not 0.2.0, as JSON',
       ],
     ],
+    run: async ({ positionals, options }, deps) =>
+      exited((await import('../injection/commands/audit-command.js')).auditCommand(positionals, options, deps)),
   },
   {
     name: 'check',
@@ -247,6 +246,10 @@ export const COMMANDS: readonly CommandDefinition[] = [
         'why the pods of Deployment web in shop are (not) injected',
       ],
     ],
+    run: async ({ positionals, options, settings }, deps) =>
+      exited(
+        (await import('../injection/commands/check-command.js')).checkCommand(positionals, options, settings, deps),
+      ),
   },
   {
     name: 'policy',
@@ -269,6 +272,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
         'the operations each profile needs, from request log lines',
       ],
     ],
+    run: async ({ positionals, options }, deps) =>
+      exited((await import('../injection/commands/policy-command.js')).policyCommand(positionals, options, deps)),
   },
   {
     name: 'injector',
@@ -278,6 +283,8 @@ export const COMMANDS: readonly CommandDefinition[] = [
     positionals: false,
     examples: [['sfd-sidecar injector', 'serve the admission webhook (the chart runs it)']],
     service: true,
+    run: async ({ settings }, deps) =>
+      serving((await import('../injection/commands/injector-command.js')).injectorCommand(settings, deps)),
   },
   {
     name: 'completion',
@@ -291,7 +298,17 @@ export const COMMANDS: readonly CommandDefinition[] = [
       ['sfd-sidecar completion zsh > "${fpath[1]}/_sfd-sidecar"', 'install it for zsh (then run compinit)'],
       ['sfd-sidecar completion fish > ~/.config/fish/completions/sfd-sidecar.fish', 'install it for fish'],
     ],
+    run: async ({ positionals }, deps) =>
+      exited((await import('./completion-command.js')).completionCommand(positionals, deps, COMMANDS)),
   },
-];
+] as const satisfies readonly CommandDefinition[];
+
+/** The name of a command of the table. */
+export type CommandName = (typeof TABLE)[number]['name'];
+
+export const COMMANDS: readonly CommandDefinition[] = TABLE;
+
+/** Every command's name, in the table's order. */
+export const COMMAND_NAMES: readonly CommandName[] = TABLE.map((command) => command.name);
 
 export const commandNamed = (name: string): CommandDefinition | undefined => COMMANDS.find((c) => c.name === name);

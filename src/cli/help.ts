@@ -1,7 +1,8 @@
 // Help text: the commands, and each command's usage, own options and the settings it reads, each with
 // what it may be and its default, in plain text that fits 100 columns.
-import { COMMANDS, type CommandDefinition } from './commands.js';
-import { SETTINGS, defaultTextOf, flagFor, type SettingDefinition } from '../config/settings.js';
+import type { CommandDescription } from './command-definition.js';
+import { COMMANDS } from './commands.js';
+import { SETTINGS, defaultTextOf, flagFor, isReadBy, type SettingDefinition } from '../config/settings.js';
 import { SETTING_GROUPS } from '../config/setting-groups.js';
 import { wrapWords } from '../text/wrap-words.js';
 
@@ -48,7 +49,7 @@ export function mainHelp(version: string): string {
 }
 
 /** The usage line, wrapped under its own start when it is longer than the width. */
-function usageLines(command: CommandDefinition): string[] {
+function usageLines(command: CommandDescription): string[] {
   const prefix = `Usage: sfd-sidecar ${command.name} `;
   // An option in brackets, or a quoted value, stays whole on one line.
   const parts = command.usage.match(/\[[^\]]*\](?:\.\.\.)?|"[^"]*"|\S+/g) ?? [];
@@ -62,16 +63,16 @@ function usageLines(command: CommandDefinition): string[] {
 }
 
 /** The settings a command reads, most used first, then by subject, each group under its title. */
-function settingSections(command: CommandDefinition): string[] {
+function settingSections(command: CommandDescription): string[] {
   return SETTING_GROUPS.flatMap((group) => {
     const settings = group.keys
-      .map((key) => SETTINGS[key] as SettingDefinition)
-      .filter((setting) => setting.commands.includes(command.name));
+      .map((key): SettingDefinition => SETTINGS[key])
+      .filter((setting) => isReadBy(setting, command.name));
     return settings.length === 0 ? [] : ['', `${group.title}:`, ...settings.flatMap(settingEntry)];
   });
 }
 
-export function commandHelp(command: CommandDefinition): string {
+export function commandHelp(command: CommandDescription): string {
   const sections = settingSections(command);
   return [
     ...usageLines(command),

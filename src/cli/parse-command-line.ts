@@ -5,7 +5,7 @@ import { ConfigError } from '../config/config-error.js';
 import { didYouMean } from '../config/nearest-name.js';
 import type { SettingValues } from '../config/setting-reader.js';
 import { SETTING_LIST, flagFor } from '../config/settings.js';
-import type { OptionDefinition } from './commands.js';
+import type { OptionDefinition } from './command-definition.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 

@@ -33,23 +33,11 @@ import { parseQuantity } from './quantity.js';
 export const KEYSTORE_LAYOUTS = ['file', 'per-profile'] as const;
 export type KeystoreLayout = (typeof KEYSTORE_LAYOUTS)[number];
 
-export const COMMAND_NAMES = [
-  'serve',
-  'sign',
-  'emulator',
-  'keys',
-  'notify',
-  'doctor',
-  'wait-ready',
-  'inject',
-  'uninject',
-  'audit',
-  'check',
-  'policy',
-  'injector',
-  'completion',
-] as const;
-export type CommandName = (typeof COMMAND_NAMES)[number];
+/**
+ * The commands of a setting every command reads, the dispatcher reading it before any command runs. A
+ * symbol rather than a word, so that a list method called on it fails to compile instead of answering.
+ */
+export const EVERY_COMMAND: unique symbol = Symbol('every command');
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -84,9 +72,13 @@ export interface SettingDefinition<T = unknown> {
   readonly defaultText?: string;
   /** A secret: never repeated in errors, logs or output. */
   readonly secret?: boolean;
-  /** The commands that read it. */
-  readonly commands: readonly CommandName[];
+  /** The commands that read it, by their names in the command table, or every command. */
+  readonly commands: readonly string[] | typeof EVERY_COMMAND;
 }
+
+/** Whether the command of that name reads the setting. */
+export const isReadBy = (setting: Pick<SettingDefinition, 'commands'>, command: string): boolean =>
+  setting.commands === EVERY_COMMAND || setting.commands.includes(command);
 
 const SERVE = ['serve', 'doctor'] as const;
 const SIGNING_FORM = ['serve', 'doctor', 'sign', 'emulator'] as const;
@@ -128,7 +120,7 @@ export const SETTINGS = define({
     description: 'dotenv file read at start; real environment variables win over it',
     ...text('a file path'),
     default: '.env',
-    commands: COMMAND_NAMES,
+    commands: EVERY_COMMAND,
   } satisfies SettingDefinition<string>,
   upstreamUrl: {
     env: 'SFD_UPSTREAM_URL',

@@ -2,7 +2,7 @@
 // chart's admission policy (through a file generated from this one) read it back. A name or value
 // that two of them spell on their own drifts apart, and then uninject leaves a piece behind or the
 // policy refuses the pods injection makes.
-import { SETTINGS } from '../config/settings.js';
+import { SETTINGS, isReadBy } from '../config/settings.js';
 import type { Volume, VolumeMount } from './pod.js';
 
 export const PREFIX = 'sfd-sidecar.io/';
@@ -212,7 +212,7 @@ const NEVER_FROM_OBJECTS = new Set<string>([
 /** The variables `serve` reads that a ConfigMap or Secret the pod names may set, less those injection set. */
 export function settingsObjectsMaySet(setByInjection: ReadonlySet<string>): string[] {
   return Object.values(SETTINGS)
-    .filter((setting) => (setting.commands as readonly string[]).includes('serve'))
+    .filter((setting) => isReadBy(setting, 'serve'))
     .map((setting) => setting.env)
     .filter((name) => !NEVER_FROM_OBJECTS.has(name) && !setByInjection.has(name));
 }

@@ -1,8 +1,8 @@
 // What shell completion offers, derived from the command table and the settings registry: each
 // command with its summary, its flags (own options and the settings it reads, each with its one-line
 // description and, where they are a few words, its values) and the actions its first argument names.
-import { COMMANDS } from '../commands.js';
-import { flagFor, SETTING_LIST } from '../../config/settings.js';
+import type { CommandDescription } from '../command-definition.js';
+import { SETTING_LIST, flagFor, isReadBy } from '../../config/settings.js';
 
 export interface CompletedFlag {
   /** `--name`. */
@@ -40,9 +40,9 @@ function choicesOf(allowed: string): string[] | undefined {
   return words.length > 1 && words.every((word) => /^[a-z0-9-]+$/.test(word)) ? words : undefined;
 }
 
-export function completionModel(): CompletedCommand[] {
+export function completionModel(commands: readonly CommandDescription[]): CompletedCommand[] {
   const help: CompletedFlag = { long: '--help', short: '-h', description: 'this command’s help', takesValue: false };
-  return COMMANDS.map((command) => {
+  return commands.map((command) => {
     const own = command.options.map((option): CompletedFlag => ({
       long: `--${option.name}`,
       ...(option.short ? { short: `-${option.short}` } : {}),
@@ -50,17 +50,15 @@ export function completionModel(): CompletedCommand[] {
       takesValue: option.value !== undefined,
       ...(option.choices ? { choices: option.choices } : {}),
     }));
-    const settings = SETTING_LIST.filter((setting) => setting.commands.includes(command.name)).map(
-      (setting): CompletedFlag => {
-        const choices = choicesOf(setting.allowed);
-        return {
-          long: flagFor(setting.env),
-          description: oneLine(setting.description),
-          takesValue: true,
-          ...(choices ? { choices } : {}),
-        };
-      },
-    );
+    const settings = SETTING_LIST.filter((setting) => isReadBy(setting, command.name)).map((setting): CompletedFlag => {
+      const choices = choicesOf(setting.allowed);
+      return {
+        long: flagFor(setting.env),
+        description: oneLine(setting.description),
+        takesValue: true,
+        ...(choices ? { choices } : {}),
+      };
+    });
     return {
       name: command.name,
       summary: oneLine(command.summary),

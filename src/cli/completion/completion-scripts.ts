@@ -1,6 +1,7 @@
 // The completion scripts for bash, zsh and fish, written from the completion model: every command,
 // its actions (`keys check`), its flags with their values where they are a few words, and files where
 // a command reads them. Each script completes `sfd-sidecar` and `kubectl-sfd` alike.
+import type { CommandDescription } from '../command-definition.js';
 import { COMPLETED_PROGRAMS, completionModel, type CompletedCommand, type CompletedFlag } from './completion-model.js';
 
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -14,8 +15,8 @@ const flagWords = (flag: CompletedFlag): string[] => [flag.long, ...(flag.short 
 const DEFAULT_COMMAND = 'serve';
 const TOP_FLAGS = ['--help', '-h', '--version', '-V'];
 
-export function completionScript(shell: CompletionShell): string {
-  const model = completionModel();
+export function completionScript(shell: CompletionShell, commands: readonly CommandDescription[]): string {
+  const model = completionModel(commands);
   return shell === 'bash' ? bashScript(model) : shell === 'zsh' ? zshScript(model) : fishScript(model);
 }
 

@@ -4,7 +4,7 @@ import test from 'ava';
 import { commandHelp } from '../../../src/cli/help.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
 import { SETTING_GROUPS } from '../../../src/config/setting-groups.js';
-import { SETTING_LIST, SETTINGS } from '../../../src/config/settings.js';
+import { SETTING_LIST, SETTINGS, isReadBy } from '../../../src/config/settings.js';
 
 const listedIn = (help: string): string[] =>
   [...help.matchAll(/^ {2}--[a-z0-9-]+, (SFD_[A-Z0-9_]+)$/gm)].map((m) => m[1]!);
@@ -25,7 +25,7 @@ test('serve and doctor help lead with the most used settings, the key and the ga
 
 test('each command lists exactly the settings it reads, each once', (t) => {
   for (const command of COMMANDS) {
-    const reads = SETTING_LIST.filter((s) => s.commands.includes(command.name)).map((s) => s.env as string);
+    const reads = SETTING_LIST.filter((s) => isReadBy(s, command.name)).map((s) => s.env as string);
     t.deepEqual(listedIn(commandHelp(command)).sort(), reads.sort(), command.name);
   }
 });
