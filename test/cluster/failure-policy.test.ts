@@ -8,7 +8,7 @@ import test from 'ava';
 import { parse } from 'yaml';
 import { runCli } from '../helpers/cli-process.js';
 import { policyDenial, webhookCallFailed } from '../helpers/cluster/denials.js';
-import { installChart } from '../helpers/cluster/installed-chart.js';
+import { installChart, type InstalledChart } from '../helpers/cluster/installed-chart.js';
 import { freshNamespace, getJson, kubectl, kubectlOk, type Ran } from '../helpers/cluster/kube.js';
 import { DEFAULTS } from '../helpers/injection.js';
 
@@ -51,6 +51,14 @@ const ENTITLED = [
   'policy.entitlements[0].profiles={billing}',
 ];
 
+/**
+ * The chart with the entitlement policy, installed once for the tests that need it: installed again
+ * under the same names, the API server can take over a minute to load the policy's parameters anew.
+ */
+let entitled: Promise<InstalledChart> | undefined;
+const entitledChart = (): Promise<InstalledChart> => (entitled ??= installChart(ENTITLED));
+test.after.always(async () => (await entitled)?.uninstall());
+
 /** The pod `inject` prints for the checkout account, signing as `profile`. */
 async function carrying(name: string, profile: string): Promise<object> {
   const app = {
@@ -81,10 +89,10 @@ async function createOnceParamsLoaded(namespace: string, object: object): Promis
 }
 
 test.serial('with failurePolicy Ignore, a pod that asks starts without the sidecar and check finds it', async (t) => {
-  const chart = await installChart(ENTITLED);
-  t.teardown(() => chart.uninstall());
+  const chart = await entitledChart();
   const namespace = await freshNamespace('sfd-ignore');
   await chart.stopInjector();
+  t.teardown(() => chart.startInjector());
   const created = await createOnceParamsLoaded(namespace, { apiVersion: 'v1', kind: 'Pod', ...pod('web') });
   t.is(created.code, 0, created.stderr);
   t.notRegex(created.stderr, /Warning/, 'kubectl prints no warning: the API server admits it silently');
@@ -110,11 +118,11 @@ test.serial('with failurePolicy Ignore, a pod that asks starts without the sidec
 test.serial(
   'while no injector answers, the admission policy refuses a copied sidecar with an ungranted profile',
   async (t) => {
-    const chart = await installChart(ENTITLED);
-    t.teardown(() => chart.uninstall());
+    const chart = await entitledChart();
     const namespace = await freshNamespace('sfd-ignore');
     await kubectlOk(['-n', namespace, 'create', 'serviceaccount', 'checkout']);
     await chart.stopInjector();
+    t.teardown(() => chart.startInjector());
     const ungranted = await createOnceParamsLoaded(namespace, await carrying('orders', 'orders'));
     t.not(ungranted.code, 0);
     t.regex(
