@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ['eslint.config.js', 'ava.cluster.config.js'] },
+        projectService: { allowDefaultProject: ['eslint.config.js', 'ava.cluster.config.js', 'ava.unit.config.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
-import { REPO_ROOT } from './tools.js';
+import { REPO_ROOT } from './repo-root.js';
 
 export interface SourceRegex {
   /** `src/...ts:line`. */

@@ -1,7 +1,7 @@
 // Starts the real emulator and the real sidecar on port 0 for one test, and closes both afterwards.
 import type { ExecutionContext } from 'ava';
 import { DEFAULT_LIMITS, type Limits } from '../../src/config/limits-config.js';
-import { parseUpstreamUrl, type UpstreamTarget } from '../../src/config/parsers.js';
+import type { UpstreamTarget } from '../../src/config/parsers.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/start-emulator.js';
 import type { AcceptedForm } from '../../src/emulator/verifier.js';
 import { createMetrics } from '../../src/observability/metrics.js';
@@ -13,6 +13,9 @@ import { createNonceSource } from '../../src/signing/nonce.js';
 import type { AccessKey, SigningOptions } from '../../src/signing/types.js';
 import { captureLogs, type CapturedLogs } from './log-capture.js';
 import { TEST_KEY_ID, TEST_SECRET } from './secrets.js';
+import { toUpstream } from './upstream-target.js';
+
+export { toUpstream };
 
 export const testKey = (): AccessKey => createAccessKey(TEST_KEY_ID, TEST_SECRET);
 
@@ -46,12 +49,6 @@ export interface Stack {
   readonly proxyUrl: string;
   readonly adminUrl: string;
   readonly logs: CapturedLogs;
-}
-
-export function toUpstream(url: string): UpstreamTarget {
-  const parsed = parseUpstreamUrl(url);
-  if (!parsed.ok) throw new Error(`bad upstream ${url}`);
-  return parsed.value;
 }
 
 /**

@@ -1,9 +1,9 @@
 // External tools the tests use (installed by .ci/run from Debian's packages): found on PATH, and a
 // clear failure, never a silent skip, when one is missing.
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { REPO_ROOT } from './repo-root.js';
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export { REPO_ROOT };
 
 export function requireTool(name: string, debianPackage: string): string {
   const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' });

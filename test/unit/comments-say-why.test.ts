@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { REPO_ROOT } from '../helpers/tools.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 const COMMENT = /^\s*(\/\/|\*|\/\*)/;
 const MEASUREMENT = new RegExp(

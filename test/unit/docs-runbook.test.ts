@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { METRIC_DEFINITIONS } from '../../src/observability/metric-definitions.js';
 import { RESIGN_EVENT } from '../../src/proxy/resign-log.js';
-import { REPO_ROOT } from '../helpers/tools.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 const runbook = (): string => {
   const page = readFileSync(join(REPO_ROOT, 'docs/keystore.md'), 'utf8');

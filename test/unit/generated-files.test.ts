@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { generatedFiles } from '../../tools/generated-files.js';
-import { REPO_ROOT } from '../helpers/tools.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 for (const [path, content] of Object.entries(generatedFiles(REPO_ROOT))) {
   test(`${path} is current (npm run generate)`, (t) => {

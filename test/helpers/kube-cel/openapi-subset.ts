@@ -3,7 +3,7 @@
 // params) and a Namespace, kept verbatim so a test can compare them with the source document.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../tools.js';
+import { REPO_ROOT } from '../repo-root.js';
 
 export type OpenApiSchema = Readonly<Record<string, unknown>>;
 

@@ -7,7 +7,7 @@ import { describeUrl } from '../../../src/config/describe-url.js';
 import { proxyFor } from '../../../src/outbound/egress-route.js';
 import { isLoopback, parseNoProxy, readNoProxy } from '../../../src/config/no-proxy.js';
 import { SettingReader, type SettingValues } from '../../../src/config/setting-reader.js';
-import { toUpstream } from '../../helpers/stack.js';
+import { toUpstream } from '../../helpers/upstream-target.js';
 
 const noFiles = {
   readFile: (): string => {

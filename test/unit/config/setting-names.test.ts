@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { SETTING_LIST } from '../../../src/config/settings.js';
-import { REPO_ROOT } from '../../helpers/tools.js';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
 
 const SRC = join(REPO_ROOT, 'src');
 const SETTING_NAMES = new Set<string>(SETTING_LIST.map((setting) => setting.env));

@@ -8,7 +8,7 @@ import {
   unusedAllowances,
   type Module,
 } from '../../../tools/check-layers.js';
-import { REPO_ROOT } from '../../helpers/tools.js';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
 
 test('src/ keeps every layering rule and has no import cycle', (t) => {
   t.deepEqual(layerBreaches(readModules(join(REPO_ROOT, 'src'))), []);

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
 import { missingPackages, TEST_TOOLS } from '../../../tools/test-tools.js';
-import { REPO_ROOT } from '../../helpers/tools.js';
+import { REPO_ROOT } from '../../helpers/repo-root.js';
 
 test('nothing is missing when every command is found', (t) => {
   t.deepEqual(

@@ -5,7 +5,7 @@ import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
-import { describeFileProblem, readRegularFile, readRegularFileSync } from '../../../src/files/regular-file.js';
+import { describeFileProblem, readRegularFile, readRegularFileSync } from '../../src/files/regular-file.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sfd-files-'));
 const fifo = join(dir, 'store.fifo');

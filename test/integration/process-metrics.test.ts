@@ -3,7 +3,7 @@
 import test from 'ava';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { createMetrics } from '../../../src/observability/metrics.js';
+import { createMetrics } from '../../src/observability/metrics.js';
 
 /** Family names of an exposition. */
 const families = (text: string): string[] =>

@@ -5,8 +5,8 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import test from 'ava';
-import { agentTrust } from '../../../src/outbound/trusted-certificates.js';
-import { selfSignedCertificate, startSelfSignedServer } from '../../helpers/tls-server.js';
+import { agentTrust } from '../../src/outbound/trusted-certificates.js';
+import { selfSignedCertificate, startSelfSignedServer } from '../helpers/tls-server.js';
 
 function get(port: number, agent: https.Agent): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -7,7 +7,7 @@ import {
   heldConnection,
   type Caller,
   type HeldConnection,
-} from '../../../src/server/connection-queue.js';
+} from '../../src/server/connection-queue.js';
 
 function drain(queue: ConnectionQueue): number[] {
   const order: number[] = [];

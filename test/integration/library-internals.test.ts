@@ -5,11 +5,11 @@ import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import test, { type ExecutionContext } from 'ava';
-import { parseUpstreamUrl } from '../../../src/config/parsers.js';
-import { connectionOf, responseOn, withDefinedRequestOptions } from '../../../src/http/node-internals.js';
-import { selfSignedCertificate } from '../../helpers/tls-server.js';
-import { createSignedProxy } from '../../../src/proxy/http-proxy-adapter.js';
-import { send } from '../../helpers/http.js';
+import { parseUpstreamUrl } from '../../src/config/parsers.js';
+import { connectionOf, responseOn, withDefinedRequestOptions } from '../../src/http/node-internals.js';
+import { selfSignedCertificate } from '../helpers/tls-server.js';
+import { createSignedProxy } from '../../src/proxy/http-proxy-adapter.js';
+import { send } from '../helpers/http.js';
 
 interface Seen {
   readonly method: string;

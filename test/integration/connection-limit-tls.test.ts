@@ -8,9 +8,9 @@ import type { ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import tls from 'node:tls';
 import test, { type ExecutionContext } from 'ava';
-import { limitConnections, type ShedReason } from '../../../src/server/connection-limit.js';
-import { eventually } from '../../helpers/time.js';
-import { selfSignedCertificate } from '../../helpers/tls-server.js';
+import { limitConnections, type ShedReason } from '../../src/server/connection-limit.js';
+import { eventually } from '../helpers/time.js';
+import { selfSignedCertificate } from '../helpers/tls-server.js';
 
 interface TlsListener {
   readonly port: number;

@@ -7,8 +7,8 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { limitConnections, type ShedReason } from '../../../src/server/connection-limit.js';
-import { eventually } from '../../helpers/time.js';
+import { limitConnections, type ShedReason } from '../../src/server/connection-limit.js';
+import { eventually } from '../helpers/time.js';
 
 interface Listener {
   readonly port: number;
