@@ -2,6 +2,8 @@
 // mount, hook, the variables and fields it may carry, and the capabilities an application beside it may
 // add. Written from src/injection/contract.ts, so that the policy admits exactly what injection makes.
 import {
+  ASKING_VALUES,
+  DECLINING_VALUES,
   FORBIDDEN_FIELDS,
   INJECT_LABEL,
   INJECTOR_LABEL,
@@ -10,7 +12,6 @@ import {
   LITERAL_ENV,
   LITERAL_VALUES,
   TERMINATION_MESSAGE_POLICY,
-  NAMESPACE_OPT_IN,
   NO_TOKEN_VOLUME,
   SIDECAR_MOUNTS,
   SIDECAR_NAME,
@@ -47,7 +48,8 @@ export function injectionContract(): string {
     defaultProfile: SETTINGS.profile.default,
     profilePattern: PROFILE_NAME_PATTERN.source,
     injectLabel: INJECT_LABEL,
-    namespaceOptIn: NAMESPACE_OPT_IN,
+    askingValues: ASKING_VALUES,
+    decliningValues: DECLINING_VALUES,
     injectorLabel: INJECTOR_LABEL,
   };
   return `${JSON.stringify(contract, null, 2)}\n`;

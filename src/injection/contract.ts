@@ -8,11 +8,21 @@ import type { Volume, VolumeMount } from './pod.js';
 export const PREFIX = 'sfd-sidecar.io/';
 
 /**
- * The label a pod asks with ("true") or opts out with ("false"): unlike an annotation, the webhook's
- * objectSelector can see it, so a pod that did not ask never reaches the webhook.
+ * The label a pod or a namespace asks with, or a pod opts out with: unlike an annotation, the webhook's
+ * selectors can see it, so a pod that did not ask never reaches the webhook.
  */
 export const INJECT_LABEL = `${PREFIX}inject`;
-/** The value of INJECT_LABEL on a namespace whose every pod asks (unless labelled "false"). */
+/**
+ * The values of INJECT_LABEL that ask, on a pod or on a namespace (then every pod of it asks unless it
+ * declines): both spellings on both objects, so that neither is ignored for being the other's. The
+ * first is the one injection writes.
+ */
+export const ASKING_VALUES: readonly string[] = ['true', 'enabled'];
+/** The values of INJECT_LABEL with which a pod of an asking namespace declines. */
+export const DECLINING_VALUES: readonly string[] = ['false', 'disabled'];
+export const asks = (value: unknown): boolean => typeof value === 'string' && ASKING_VALUES.includes(value);
+export const declines = (value: unknown): boolean => typeof value === 'string' && DECLINING_VALUES.includes(value);
+/** The value of INJECT_LABEL the documentation shows for a namespace. */
 export const NAMESPACE_OPT_IN = 'enabled';
 /** The label an injected pod carries: what a PodMonitor selects. */
 export const INJECTED_LABEL = `${PREFIX}injected`;

@@ -93,6 +93,31 @@ const BREAKS: [title: string, change: (objects: Json[]) => Json[], expected: Reg
     /^warn\s+webhook\s+[^\n]*does not exclude the namespace kube-system/m,
   ],
   [
+    "the previous chart's selectors, which read one spelling of the opt-in label each",
+    (o) => {
+      const copy = structuredClone(o);
+      const webhook = copy.find((x) => x.kind === 'MutatingWebhookConfiguration')!;
+      for (const w of webhook.webhooks as Json[])
+        for (const selector of [w.namespaceSelector, w.objectSelector] as Json[])
+          for (const e of selector.matchExpressions as Json[])
+            if (e.key === 'sfd-sidecar.io/inject')
+              e.values = selector === w.namespaceSelector ? ['enabled'] : e.operator === 'In' ? ['true'] : ['false'];
+      return copy;
+    },
+    new RegExp(
+      '^warn\\s+webhook\\s+' +
+        '(?=[^\\n]*passes over namespaces labelled sfd-sidecar.io/inject=true)' +
+        '(?=[^\\n]*passes over pods labelled sfd-sidecar.io/inject=enabled)' +
+        '(?=[^\\n]*injects pods that decline with sfd-sidecar.io/inject=disabled)',
+      'm',
+    ),
+  ],
+  [
+    'a namespace labelled with a value that neither asks nor declines',
+    (o) => [...o, namespace('orders', { 'sfd-sidecar.io/inject': 'yes' })],
+    /^warn\s+opt-in label values\s+Namespace\/orders is labelled sfd-sidecar.io\/inject="yes", which neither asks/m,
+  ],
+  [
     'the admission policy missing',
     (o) =>
       o

@@ -3,7 +3,7 @@
 // injector was down under `failurePolicy: Ignore`, or the pod predates the opt-in), pods and workloads
 // that ask only by the annotation (which the webhook's selectors cannot see: label them), and pods whose
 // sidecar is not the version wanted (the upgrade report). Pure: no I/O.
-import { INJECT_LABEL, NAMESPACE_OPT_IN, SIDECAR_NAME } from '../contract.js';
+import { asks, declines, INJECT_LABEL, SIDECAR_NAME } from '../contract.js';
 import { otherThanWanted, runningSidecar, type WantedSidecar } from './running-sidecar.js';
 import { describeObject, podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
 
@@ -24,7 +24,7 @@ interface Template {
 export function auditObjects(objects: readonly KubeObject[], wanted: WantedSidecar | null): AuditFinding[] {
   const optedIn = new Set(
     objects
-      .filter((o) => o.kind === 'Namespace' && labelsOf(o)[INJECT_LABEL] === NAMESPACE_OPT_IN)
+      .filter((o) => o.kind === 'Namespace' && asks(labelsOf(o)[INJECT_LABEL]))
       .map((o) => String(o.metadata?.name)),
   );
   const findings: AuditFinding[] = [];
@@ -37,7 +37,7 @@ export function auditObjects(objects: readonly KubeObject[], wanted: WantedSidec
     const labels = template.metadata?.labels ?? {};
     const annotations = { ...annotationsOf(object), ...template.metadata?.annotations };
     const label = labels[INJECT_LABEL];
-    if (label === undefined && annotations[INJECT_LABEL] === 'true')
+    if (label === undefined && asks(annotations[INJECT_LABEL]))
       findings.push({
         kind: 'annotation-only',
         object: name,
@@ -50,9 +50,9 @@ export function auditObjects(objects: readonly KubeObject[], wanted: WantedSidec
     const sidecar = containers.some((c) => c.name === SIDECAR_NAME);
     const namespace = typeof object.metadata?.namespace === 'string' ? object.metadata.namespace : '';
     const asked =
-      label === 'true' ||
-      (label === undefined && annotations[INJECT_LABEL] === 'true') ||
-      (label !== 'false' && optedIn.has(namespace));
+      asks(label) ||
+      (label === undefined && asks(annotations[INJECT_LABEL])) ||
+      (!declines(label) && optedIn.has(namespace));
     if (asked && !sidecar)
       findings.push({
         kind: 'runs-without-sidecar',

@@ -1,5 +1,5 @@
 // `sfd-sidecar check`'s checks, in the order an operator reads them: the injector, its webhook and CA
-// bundle, the admission policy, the entitlement policy, the key store Secrets, then the pods. Each is a
+// bundle, the admission policy, the entitlement policy, the key store Secrets, the opt-in labels, then the pods. Each is a
 // function of the cluster's objects that returns its lines; pure, with the time given.
 import { readClusterInput, type ClusterInput } from './cluster-input.js';
 import { findInjectors, type InjectorInstall } from './injector-install.js';
@@ -7,6 +7,7 @@ import { checkAdmissionPolicy } from './checks/check-admission-policy.js';
 import { checkEntitlements } from './checks/check-entitlements.js';
 import { checkInjector } from './checks/check-injector.js';
 import { checkKeyStores } from './checks/check-key-stores.js';
+import { checkLabelValues } from './checks/check-label-values.js';
 import { checkPods } from './checks/check-pods.js';
 import type { CheckResult } from './checks/check-result.js';
 import { checkWebhook } from './checks/check-webhook.js';
@@ -21,6 +22,7 @@ const CHECKS: readonly Check[] = [
   checkAdmissionPolicy,
   (_, injectors) => checkEntitlements(injectors),
   checkKeyStores,
+  checkLabelValues,
   checkPods,
 ];
 

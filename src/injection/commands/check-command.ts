@@ -17,7 +17,7 @@ import { checkCluster, type CheckResult } from '../audit/cluster-checks.js';
 import { CHECKED_KINDS, objectsOf } from '../audit/cluster-input.js';
 import { explainPod } from '../audit/explain-pod.js';
 import { findInjectors } from '../audit/injector-install.js';
-import { INJECT_LABEL, NAMESPACE_OPT_IN } from '../contract.js';
+import { asks, INJECT_LABEL } from '../contract.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { readKubeYamlStream } from '../manifests/kube-yaml.js';
 import { podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
@@ -134,7 +134,7 @@ function explainCommand(
     return 2;
   }
   const asking = objects.some(
-    (o) => o.kind === 'Namespace' && o.metadata?.name === where && labelOf(o) === NAMESPACE_OPT_IN,
+    (o) => o.kind === 'Namespace' && o.metadata?.name === where && asks(labelOf(o)),
   );
   const label = `${String(object.kind)} ${name} in ${where}`;
   const explanation = explainPod(template, {

@@ -1,7 +1,7 @@
 // What the rules judge, computed once from a pod whose shape is known good: how it asked, its options,
 // the account it runs as, the sidecar it carries, and what the key isolation rules weigh (the Secrets,
 // volumes and user of the sidecar it would have, or of the one it carries).
-import { INJECT_LABEL, KEYSTORE_VOLUME } from '../contract.js';
+import { asks, INJECT_LABEL, KEYSTORE_VOLUME } from '../contract.js';
 import { overrideByAnnotations, podProfiles, type InjectionOptions, type PodOptions } from '../options.js';
 import type { Container, PodTemplate, StringMap } from '../pod.js';
 import { carriedSidecar, type CarriedSidecar } from './carried-sidecar.js';
@@ -70,7 +70,7 @@ export function podFacts(
     unknownAnnotations: unknownAnnotations(annotations),
     flag,
     optIn,
-    askedItself: flag.value === 'true' || optIn === 'every-workload',
+    askedItself: asks(flag.value) || optIn === 'every-workload',
     serviceAccount: serviceAccountOf(spec),
     options,
     optionProblems: problems,

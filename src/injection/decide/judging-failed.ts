@@ -6,7 +6,7 @@
 // checked before it is used, so that reading them cannot fail in turn; a pod that still defeats them is
 // refused. The failure is named by the error's class and where it was thrown, never by its message,
 // which may quote a value of the pod.
-import { INJECT_LABEL, KEYSTORE_VOLUME, SIDECAR_NAME } from '../contract.js';
+import { asks, INJECT_LABEL, KEYSTORE_VOLUME, SIDECAR_NAME } from '../contract.js';
 import { annotationOf, type InjectionOptions } from '../options.js';
 import type { StringMap } from '../pod.js';
 import { isRecord } from '../../text/is-record.js';
@@ -84,7 +84,7 @@ function safeHeader(error: Error): string {
 function asksItself(template: unknown, optIn: OptIn): boolean {
   if (optIn === 'every-workload') return true;
   const labels = member(member(template, 'metadata'), 'labels');
-  return member(labels, INJECT_LABEL) === 'true';
+  return asks(member(labels, INJECT_LABEL));
 }
 
 /**

@@ -3,7 +3,15 @@
 // rule, a pod that already carries a sidecar included (then the rules judge the sidecar it carries). A
 // new refusal is one rule here and one row in reasons.ts.
 import { quoteValue } from '../../config/quote-value.js';
-import { INJECT_LABEL, INJECTED_VOLUMES, KEYSTORE_VOLUME } from '../contract.js';
+import {
+  ASKING_VALUES,
+  asks,
+  DECLINING_VALUES,
+  declines,
+  INJECT_LABEL,
+  INJECTED_VOLUMES,
+  KEYSTORE_VOLUME,
+} from '../contract.js';
 import { isRecord } from '../../text/is-record.js';
 import type { Volume } from '../pod.js';
 import { entitlementProblem, grantedOperations, type EntitlementPolicy } from '../policy/entitlement-policy.js';
@@ -47,9 +55,12 @@ const finding = (reason: ReasonCode, problems: readonly string[]): Finding | nul
 
 export function asksForTheSidecar(facts: PodFacts): Finding | null {
   const { value, carrier } = facts.flag;
-  if (value === 'false') return finding('opted-out', [`${carrier} ${INJECT_LABEL}: "false"`]);
-  if (value !== undefined && value !== 'true')
-    return finding('annotation', [`${carrier} ${INJECT_LABEL}: must be "true" or "false" (got ${quoteValue(value)})`]);
+  if (declines(value)) return finding('opted-out', [`${carrier} ${INJECT_LABEL}: ${quoteValue(value!)}`]);
+  if (value !== undefined && !asks(value))
+    return finding('annotation', [
+      `${carrier} ${INJECT_LABEL}: must be ${[...ASKING_VALUES, ...DECLINING_VALUES].map((v) => `"${v}"`).join(', ')} ` +
+        `(got ${quoteValue(value)})`,
+    ]);
   if (value === undefined && facts.optIn === 'pod-asks')
     return finding('not-asked', [`not labelled ${INJECT_LABEL}: "true"`]);
   return null;

@@ -5,6 +5,8 @@
 import { VERSION } from '../../version.js';
 import {
   ADMIN_PORT_NAME,
+  ASKING_VALUES,
+  asks,
   INJECT_LABEL,
   INJECTED_LABEL,
   LABEL_ADDED,
@@ -74,13 +76,13 @@ export function renderPod(
         `the sidecar may take to drain`,
     );
   const [scrape, port, path] = PROMETHEUS_ANNOTATIONS;
-  const asks = template.metadata?.labels?.[INJECT_LABEL] === 'true';
+  const asked = asks(template.metadata?.labels?.[INJECT_LABEL]);
   const metadata = {
     ...template.metadata,
-    labels: { ...template.metadata?.labels, ...(asks ? {} : { [INJECT_LABEL]: 'true' }), [INJECTED_LABEL]: 'true' },
+    labels: { ...template.metadata?.labels, ...(asked ? {} : { [INJECT_LABEL]: ASKING_VALUES[0]! }), [INJECTED_LABEL]: 'true' },
     annotations: {
       ...template.metadata?.annotations,
-      ...(asks ? {} : { [WRITTEN.injectLabel]: LABEL_ADDED }),
+      ...(asked ? {} : { [WRITTEN.injectLabel]: LABEL_ADDED }),
       [WRITTEN.status]: INJECTED_STATUS,
       [WRITTEN.ports]: portsAnnotation(ports),
       [WRITTEN.version]: VERSION,

@@ -19,6 +19,15 @@ const labelled = (value: string): PodTemplate => ({
   spec: { containers: [{ name: 'app', image: 'a' }] },
 });
 
+test('either spelling asks and either declines, on a pod as on a namespace: none is ignored for being the other', (t) => {
+  for (const value of ['true', 'enabled']) t.is(injectPod(labelled(value), DEFAULTS, 'pod-asks').outcome, 'injected', value);
+  for (const value of ['false', 'disabled']) {
+    const declined = injectPod(labelled(value), DEFAULTS, 'namespace-asks');
+    t.is(declined.outcome, 'skipped', value);
+    if (declined.outcome === 'skipped') t.is(declined.code, 'opted-out', value);
+  }
+});
+
 test('a pod asks with the label; "false" opts it out of its namespace; the label wins over the annotation', (t) => {
   t.is(injectPod(labelled('true'), DEFAULTS, 'pod-asks').outcome, 'injected');
   t.is(injectPod(pod(), DEFAULTS, 'pod-asks').outcome, 'skipped');
@@ -28,7 +37,8 @@ test('a pod asks with the label; "false" opts it out of its namespace; the label
   t.is(injectPod(both, DEFAULTS, 'pod-asks').outcome, 'skipped');
   const bad = injectPod(labelled('yes'), DEFAULTS, 'namespace-asks');
   t.is(bad.outcome, 'refused');
-  if (bad.outcome === 'refused') t.regex(bad.problems[0]!, /label sfd-sidecar\.io\/inject: must be "true" or "false"/);
+  if (bad.outcome === 'refused')
+    t.regex(bad.problems[0]!, /label sfd-sidecar\.io\/inject: must be "true", "enabled", "false", "disabled" \(got "yes"\)/);
 });
 
 test('every injected pod carries the version of its sidecar', (t) => {

@@ -1,7 +1,7 @@
 // Every namespace that asks for the sidecar, or runs pods that carry it, holds the key store Secret its
 // pods mount, with the key each one reads (with the per-profile layout, one `<profile>.json` for each
 // profile its pods use). A Secret missing there leaves the pods of the namespace waiting on their mount.
-import { INJECT_LABEL, KEYSTORE_VOLUME, NAMESPACE_OPT_IN, SIDECAR_NAME } from '../../contract.js';
+import { asks, declines, INJECT_LABEL, KEYSTORE_VOLUME, SIDECAR_NAME } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
 import { overrideByAnnotations, podProfiles, type InjectionOptions } from '../../options.js';
@@ -31,7 +31,7 @@ export function checkKeyStores(cluster: ClusterInput, injectors: readonly Inject
   if (defaults === undefined) return [];
   const asking = new Set(
     cluster.namespaces
-      .filter((n) => strings(record(n.metadata).labels)[INJECT_LABEL] === NAMESPACE_OPT_IN)
+      .filter((n) => asks(strings(record(n.metadata).labels)[INJECT_LABEL]))
       .map((n) => String(n.metadata?.name)),
   );
   const needs = new Map<string, Need[]>();
@@ -95,7 +95,7 @@ function needOf(pod: KubeObject, defaults: InjectionOptions, namespaceAsks: bool
     return typeof secret.secretName === 'string' ? { secret: secret.secretName, keys, pod: name } : null;
   }
   const labels = strings(record(pod.metadata).labels);
-  const asked = labels[INJECT_LABEL] === 'true' || (namespaceAsks && labels[INJECT_LABEL] !== 'false');
+  const asked = asks(labels[INJECT_LABEL]) || (namespaceAsks && !declines(labels[INJECT_LABEL]));
   if (!asked) return null;
   const { options } = overrideByAnnotations(defaults, strings(record(pod.metadata).annotations));
   if (options.keystoreSecret === null) return null;

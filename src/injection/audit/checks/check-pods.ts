@@ -1,6 +1,6 @@
 // The pods: those that asked for the sidecar and run without it (created while no injector answered,
 // under failurePolicy Ignore), and those whose sidecar is not the image the injector adds now.
-import { INJECT_LABEL, NAMESPACE_OPT_IN } from '../../contract.js';
+import { asks, declines, INJECT_LABEL } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import { describeObject, type KubeObject } from '../../manifests/pod-templates.js';
 import { metadataOf, textOf, type ClusterInput } from '../cluster-input.js';
@@ -22,9 +22,7 @@ export function checkPods(cluster: ClusterInput, injectors: readonly InjectorIns
   const injector = injectors[0];
   const excluded = new Set(['kube-system', ...injectors.map((i) => i.namespace)]);
   const asking = new Set(
-    cluster.namespaces
-      .filter((n) => labelsOf(n)[INJECT_LABEL] === NAMESPACE_OPT_IN)
-      .map((n) => String(n.metadata?.name)),
+    cluster.namespaces.filter((n) => asks(labelsOf(n)[INJECT_LABEL])).map((n) => String(n.metadata?.name)),
   );
   const results: CheckResult[] = [];
   let carrying = 0;
@@ -32,7 +30,7 @@ export function checkPods(cluster: ClusterInput, injectors: readonly InjectorIns
     const namespace = textOf(pod.metadata?.namespace);
     if (excluded.has(namespace)) continue;
     const label = labelsOf(pod)[INJECT_LABEL];
-    const asked = label === 'true' || (asking.has(namespace) && label !== 'false');
+    const asked = asks(label) || (asking.has(namespace) && !declines(label));
     const sidecar = runningSidecar(pod);
     const name = describeObject(pod);
     const restart = `kubectl -n ${namespace} ${restartOf(pod)}`;

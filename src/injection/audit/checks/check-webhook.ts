@@ -2,7 +2,7 @@
 // pod that did not ask never reaches the injector, and kube-system and the injector's own namespace are
 // never touched), and with a CA bundle that trusts the certificate the injector serves.
 import { X509Certificate } from 'node:crypto';
-import { INJECT_LABEL, INJECTOR_LABEL, NAMESPACE_OPT_IN } from '../../contract.js';
+import { ASKING_VALUES, DECLINING_VALUES, INJECT_LABEL, INJECTOR_LABEL } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
 import { textOf, type ClusterInput } from '../cluster-input.js';
@@ -77,18 +77,30 @@ function selectorProblems(webhook: Json, namespace: string): string[] {
         e.operator === operator &&
         (value === undefined || (Array.isArray(e.values) && e.values.includes(value))),
     );
+  // An install from before both spellings were read selects by one of them only: a namespace or pod
+  // labelled with the other is passed over, and its owner finds no sidecar.
+  const missed = (list: Json[], operator: string, values: readonly string[]) =>
+    list.some((e) => e.key === INJECT_LABEL && e.operator === operator)
+      ? values.filter((value) => !has(list, INJECT_LABEL, operator, value))
+      : null;
   const namespaces = expressions(webhook.namespaceSelector);
-  if (
-    !has(namespaces, INJECT_LABEL, 'In', NAMESPACE_OPT_IN) &&
-    !has(namespaces, INJECT_LABEL, 'NotIn', NAMESPACE_OPT_IN)
-  )
+  const label = (values: string[]) => `${INJECT_LABEL}=${values.join(' or ')}`;
+  const namespacesIn = missed(namespaces, 'In', ASKING_VALUES);
+  const namespacesNotIn = missed(namespaces, 'NotIn', ASKING_VALUES);
+  if (namespacesIn === null && namespacesNotIn === null)
     problems.push(`${name} does not select namespaces by ${INJECT_LABEL}`);
+  if (namespacesIn?.length) problems.push(`${name} passes over namespaces labelled ${label(namespacesIn)}`);
+  if (namespacesNotIn?.length)
+    problems.push(`${name} does not leave namespaces labelled ${label(namespacesNotIn)} to the namespace webhook`);
   for (const excluded of ['kube-system', namespace])
     if (!has(namespaces, 'kubernetes.io/metadata.name', 'NotIn', excluded))
       problems.push(`${name} does not exclude the namespace ${excluded}`);
   const objects = expressions(webhook.objectSelector);
-  if (!has(objects, INJECT_LABEL, 'In', 'true') && !has(objects, INJECT_LABEL, 'NotIn', 'false'))
-    problems.push(`${name} does not select pods by the label ${INJECT_LABEL}`);
+  const podsIn = missed(objects, 'In', ASKING_VALUES);
+  const podsNotIn = missed(objects, 'NotIn', DECLINING_VALUES);
+  if (podsIn === null && podsNotIn === null) problems.push(`${name} does not select pods by the label ${INJECT_LABEL}`);
+  if (podsIn?.length) problems.push(`${name} passes over pods labelled ${label(podsIn)}`);
+  if (podsNotIn?.length) problems.push(`${name} injects pods that decline with ${label(podsNotIn)}`);
   if (!has(objects, INJECTOR_LABEL, 'DoesNotExist'))
     problems.push(`${name} does not leave the injector's own pods out`);
   if (webhook.sideEffects !== 'None') problems.push(`${name} does not declare sideEffects: None`);
