@@ -241,7 +241,7 @@ test('a read asked for answers with the outcome of a read that started after the
   t.deepEqual(
     h.outcomes.map(({ cause }) => cause),
     ['first', 'second'],
-    "a read carries the cause of the first ask it answers",
+    'a read carries the cause of the first ask it answers',
   );
 });
 
