@@ -10,6 +10,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   'errors.ts': [],
   text: [],
   files: [],
+  // The one loop that re-reads what a process keeps in use (last good value, deadline, directory watch).
+  reload: [],
   // The protocol: pure functions of a request and a key.
   signing: [],
   // Which API calls a profile may sign: named operations and rules, pure.
@@ -21,7 +23,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   http: ['errors.ts'],
   outbound: ['config'],
   server: ['config', 'errors.ts', 'http', 'observability'],
-  keys: ['config', 'errors.ts', 'files', 'observability', 'operations', 'signing', 'text'],
+  keys: ['config', 'errors.ts', 'files', 'observability', 'operations', 'reload', 'signing', 'text'],
   // Features, each on the plumbing. Two use another feature: the injector serves `inject`'s injection,
   // and the emulator sends its recording notifications with the relay's own event builder and sender.
   // The emulator checks signatures with its own code, never the sidecar's: a shared mistake would pass.
@@ -33,16 +35,14 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // Injection, a slice whose stages are layers in the order a pod goes through them: what injection
   // adds and its options (the slice's root), the entitlement policy, the rules that decide, the render
   // of a decision, the pipeline that runs both, then what reads and edits manifests, answers reviews,
-  // audits a cluster, keeps the webhook's certificates, and the commands over all of them. Beneath
-  // the policy and the certificates, the one loop that re-reads both while the injector runs.
+  // audits a cluster, keeps the webhook's certificates, and the commands over all of them.
   injection: ['config', 'operations', 'signing', 'text', 'version.ts'],
-  'injection/reload': [],
-  'injection/policy': ['config', 'files', 'injection/reload', 'observability', 'operations', 'text'],
+  'injection/policy': ['config', 'files', 'observability', 'operations', 'reload', 'text'],
   'injection/decide': ['config', 'injection', 'injection/policy', 'operations', 'text'],
   'injection/render': ['config', 'injection', 'injection/decide', 'operations', 'version.ts'],
   'injection/pipeline': ['injection', 'injection/decide', 'injection/render', 'text'],
   'injection/manifests': ['injection', 'injection/pipeline', 'injection/policy', 'keys', 'text'],
-  'injection/certificates': ['files', 'injection/reload', 'observability', 'text'],
+  'injection/certificates': ['files', 'observability', 'reload', 'text'],
   'injection/webhook': [
     'admin',
     'config',

@@ -1,21 +1,24 @@
-// Keeps the key ring in step with the key store file (or directory of files) without a restart: it
-// watches the file's directory, or the directory, never a file (Kubernetes swaps a `..data` symlink,
-// and a watch on the file goes silent after the first swap), reacts only to events about the store's
-// own files (the store, the secret files it names, `..data`), debounces bursts of events, re-reads on
-// a timer as a backstop, and reloads on demand (SIGHUP). A store that does not validate whole never
-// replaces the last good one, and is warned about once for as long as the same broken files stay.
-// Files are read asynchronously, one reload at a time: a reload asked for while one runs runs after
-// it. "Changed" covers the secret files the store names as well as the store's own text, and is judged
-// by a digest of everything read, so neither the text nor a secret is kept between reloads.
-import { createHash } from 'node:crypto';
-import { watch, type FSWatcher } from 'node:fs';
+// Keeps the key ring in step with the key store file (or directory of files) without a restart, on the
+// last-good reload loop: a store that does not validate whole never replaces the last good one, a read
+// that hangs is given up at its deadline so that the next one runs, and reads never overlap. It watches
+// the file's directory, or the directory, never a file (Kubernetes swaps a `..data` symlink, and a
+// watch on the file goes silent after the first swap), reacts only to events about the store's own
+// files (the store, the secret files its last read touched, `..data`), re-reads on a timer as a
+// backstop, and reloads on demand (SIGHUP).
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../observability/logger.js';
-import type { KeyRing, ReloadResult } from './key-ring.js';
+import { describeFileProblem } from '../files/regular-file.js';
 import { listDirectory as listFileSystemDirectory } from '../files/directory.js';
+import { deadlineAfter, startLastGoodReload, StalledRead } from '../reload/last-good-reload.js';
+import { watchDirectories } from '../reload/watch-directories.js';
+import type { KeyRing, ReloadResult } from './key-ring.js';
 import type { KeyStoreFiles } from './parse-key-store.js';
-import { isKeyStoreFileName, readKeyStorePath } from './read-key-store-path.js';
-import { warnOfExpiringKeys, type ExpiryWarningState } from './expiry-warnings.js';
+import { isKeyStoreFileName } from './read-key-store-path.js';
+import { NOTHING_READ, readKeyStoreSnapshot, type KeyStoreSnapshot } from './read-key-store-snapshot.js';
+import { recordKeyStoreOutcomes, RELOAD_RESULTS } from './record-key-store-outcome.js';
+
+/** A read of a few small files not done after this long is hung (a stalled network file system). */
+export const KEY_STORE_STALLED_AFTER_MS = 30_000;
 
 export interface ReloaderOptions extends KeyStoreFiles {
   /** The key store file, or a directory of them. */
@@ -27,148 +30,82 @@ export interface ReloaderOptions extends KeyStoreFiles {
   readonly now: () => number;
   readonly debounceMs: number;
   readonly intervalMs: number;
+  /** A read of the store not done after this long is given up (KEY_STORE_STALLED_AFTER_MS when omitted). */
+  readonly stalledAfterMs?: number;
   readonly expiryWarningDays: number;
   /** The profiles the sidecar signs with: the only ones whose keys its log lines name. */
   readonly profiles: ReadonlySet<string>;
 }
 
 export interface KeyStoreReloader {
-  /** Reads and, when it validates, swaps in the file: now, or after the reload under way. */
+  /** Reads and, when it validates, swaps in the store: now, or after the read under way. */
   reload(reason: string): Promise<ReloadResult>;
   start(): void;
   stop(): void;
 }
 
 export function createKeyStoreReloader(options: ReloaderOptions): KeyStoreReloader {
-  const { path, ring, logger } = options;
+  const { path } = options;
   const listDirectory = options.listDirectory ?? listFileSystemDirectory;
-  // A directory store is watched itself (the kubelet swaps its `..data`); a file, through its directory.
-  let watched: string | null = null;
-  let lastDigest: string | null = null;
-  // The digest of the broken files and their problems last warned about: the same state is not warned again.
-  let lastFailure: string | null = null;
-  // The names, in the watched directory, of the files the last reload read or tried to.
-  let namesRead = new Set<string>();
-  let watcher: FSWatcher | null = null;
-  let debounce: NodeJS.Timeout | undefined;
-  let interval: NodeJS.Timeout | undefined;
-  const warnings: ExpiryWarningState = new Map();
-  let queue: Promise<unknown> = Promise.resolve();
+  const record = recordKeyStoreOutcomes(options);
+  // The last read taken: which files an event may concern.
+  let last: KeyStoreSnapshot = NOTHING_READ;
+  const loop = startLastGoodReload({
+    initial: { input: NOTHING_READ, value: null },
+    read: () => readKeyStoreSnapshot(path, { readFile: options.readFile, listDirectory }),
+    parse: ({ parsed }) => (parsed.ok ? { ok: true, value: parsed.store } : { ok: false, failure: parsed.problems }),
+    sameInput: (a, b) => a.digest === b.digest,
+    failureOf: (error) => [
+      `(file): ${path}: ${error instanceof StalledRead ? error.message : describeFileProblem(error)}`,
+    ],
+    deadline: deadlineAfter(options.stalledAfterMs ?? KEY_STORE_STALLED_AFTER_MS),
+    settled: (outcome, reason) => {
+      if (outcome.input) last = outcome.input;
+      record(outcome, reason);
+    },
+  });
+  let stopWatch: (() => void) | undefined;
+  let stopped = false;
 
-  function reload(reason: string): Promise<ReloadResult> {
-    const run = queue.then(() => reloadNow(reason));
-    queue = run.catch(() => undefined);
-    return run;
-  }
-
-  async function reloadNow(reason: string): Promise<ReloadResult> {
-    const now = options.now();
-    // Every file read for this store (the store, then its secret files), each framed by path and length.
-    const inputs = createHash('sha256');
-    const read = new Set<string>();
-    const readFile = async (file: string, maxBytes: number): Promise<string> => {
-      read.add(file);
-      const text = await options.readFile(file, maxBytes);
-      inputs.update(`${file}\0${text.length}\0`).update(text);
-      return text;
-    };
-    // Whether the store is a directory decides what is watched: known from the first read on.
-    const list = async (dir: string): Promise<string[] | null> => {
-      const entries = await listDirectory(dir);
-      if (dir === path) watched = entries === null ? dirname(path) : path;
-      return entries;
-    };
-    const parsed = await readKeyStorePath(path, { readFile, listDirectory: list });
-    namesRead = new Set([...read].filter((file) => dirname(file) === watched).map((file) => basename(file)));
-    const digest = inputs.digest('hex');
-    if (!parsed.ok) return fail(parsed.problems, reason, now, digest);
-    lastFailure = null;
-    // The same files as the store in use are a recovery, not "unchanged", after a failed load (a bad
-    // edit reverted): the ring then records the success and /readyz drops the stale error.
-    if (digest === lastDigest && ring.store() !== null && ring.status().lastError === null) return 'unchanged';
-    lastDigest = digest;
-    ring.replace(parsed.store, now);
-    const keys = [...parsed.store.profiles.values()].reduce((sum, p) => sum + p.keys.length, 0);
-    logger.info('key store loaded', { reason, profiles: parsed.store.profiles.size, keys });
-    for (const warning of parsed.warnings) logger.warn('key store loaded with a likely mistake', { warning });
-    warnOfExpiringKeys(parsed.store, options.profiles, now, options.expiryWarningDays, warnings, logger);
-    return 'success';
-  }
-
-  function fail(problems: readonly string[], reason: string, now: number, inputs: string): ReloadResult {
-    ring.recordFailure(problems, now);
-    const state = createHash('sha256').update(inputs).update(problems.join('\0')).digest('hex');
-    if (state === lastFailure) return 'failure';
-    lastFailure = state;
-    const keepingLastGood = ring.store() !== null;
-    const event = keepingLastGood
-      ? 'key store not loaded; keeping the last good keys'
-      : 'key store not loaded; nothing to sign with until it loads';
-    logger.warn(event, { reason, path, problems: problems.join('; '), keepingLastGood });
-    return 'failure';
-  }
-
-  /**
-   * Whether an event about `name` in the watched directory may change the store: the kubelet's `..data`
-   * swap, a file the last reload read, the store file itself, or a file a directory store would read.
-   * A platform without the name (null) leaves it unknown, so it counts.
-   */
-  function concernsStore(name: string | null): boolean {
-    if (name === null) return true;
-    if (name === '..data' || namesRead.has(name)) return true;
-    return watched === path ? isKeyStoreFileName(name) : name === basename(path);
-  }
-
-  function schedule(_event: string, name: string | null): void {
-    if (!concernsStore(name)) return;
-    clearTimeout(debounce);
-    debounce = setTimeout(() => void reload('file change'), options.debounceMs);
-    debounce.unref();
-  }
-
-  function ensureWatch(): void {
-    if (watcher || watched === null) return;
-    try {
-      // Any event in the directory: the key store, a secret file beside it, or a `..data` swap.
-      watcher = watch(watched, { persistent: false }, schedule);
-      watcher.on('error', (error) => {
-        logger.warn('key store watch failed; the timer still re-reads it', {
-          errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
-        });
-        watcher?.close();
-        watcher = null;
-      });
-    } catch (error) {
-      logger.warn('cannot watch the key store directory; the timer still re-reads it', {
-        errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
-      });
-    }
-  }
+  const watch = (directory: string): void => {
+    if (stopped || stopWatch) return;
+    stopWatch = watchDirectories([directory], (cause) => void loop.read(cause), {
+      debounceMs: options.debounceMs,
+      intervalMs: options.intervalMs,
+      concerns: (_dir, name) => concernsStore(path, directory, last, name),
+      watchFailed: ({ when, error }) =>
+        options.logger.warn(
+          when === 'opening'
+            ? 'cannot watch the key store directory; the timer still re-reads it'
+            : 'key store watch failed; the timer still re-reads it',
+          { errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown' },
+        ),
+    });
+  };
 
   return {
-    reload,
+    reload: async (reason) => {
+      const result = await loop.read(reason);
+      return result.kind === 'stopped' ? 'unchanged' : RELOAD_RESULTS[result.kind];
+    },
     start() {
-      if (watched !== null) ensureWatch();
-      else
-        void listDirectory(path).then((entries) => {
-          watched = entries === null ? dirname(path) : path;
-          ensureWatch();
-        });
-      interval = setInterval(() => {
-        ensureWatch();
-        void reload('timer').then((result) => {
-          const store = ring.store();
-          if (result !== 'failure' && store)
-            warnOfExpiringKeys(store, options.profiles, options.now(), options.expiryWarningDays, warnings, logger);
-        });
-      }, options.intervalMs);
-      interval.unref();
+      if (last !== NOTHING_READ) return watch(last.directory);
+      // Whether the store is a directory decides what is watched: known from the first read on.
+      void listDirectory(path).then((entries) => watch(entries === null ? dirname(path) : path));
     },
     stop() {
-      clearTimeout(debounce);
-      clearInterval(interval);
-      watcher?.close();
-      watcher = null;
+      stopped = true;
+      stopWatch?.();
+      loop.stop();
     },
   };
+}
+
+/**
+ * Whether an event about `name` in the watched directory may change the store: the kubelet's `..data`
+ * swap, a file the last read touched, the store file itself, or a file a directory store would read.
+ */
+function concernsStore(path: string, watched: string, last: KeyStoreSnapshot, name: string): boolean {
+  if (name === '..data' || last.names.has(name)) return true;
+  return watched === path ? isKeyStoreFileName(name) : name === basename(path);
 }

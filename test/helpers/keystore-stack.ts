@@ -18,12 +18,18 @@ export interface KeyStoreSidecar {
 
 export async function startKeyStoreSidecar(
   t: ExecutionContext,
-  options: { keystorePath: string; upstreamUrl: string; intervalMs?: number; now?: () => number } & Partial<
-    Omit<SidecarOptions, 'defaultUpstream' | 'ring'>
-  >,
+  options: {
+    keystorePath: string;
+    upstreamUrl: string;
+    intervalMs?: number;
+    now?: () => number;
+    /** How the reloader reads a file: the sidecar's own reader when omitted. */
+    readFile?: (path: string, maxBytes: number) => Promise<string>;
+    stalledAfterMs?: number;
+  } & Partial<Omit<SidecarOptions, 'defaultUpstream' | 'ring'>>,
 ): Promise<KeyStoreSidecar> {
   const ring = createKeyRing(null, null);
-  const { keystorePath, upstreamUrl, intervalMs, ...rest } = options;
+  const { keystorePath, upstreamUrl, intervalMs, readFile, stalledAfterMs, ...rest } = options;
   const now = options.now ?? Date.now;
   const started = await startTestSidecar(t, { ...rest, now, defaultUpstream: toUpstream(upstreamUrl), ring });
   const reloader = createKeyStoreReloader({
@@ -31,9 +37,10 @@ export async function startKeyStoreSidecar(
     ring,
     logger: started.logs.logger,
     now,
-    readFile: readRegularFile,
+    readFile: readFile ?? readRegularFile,
     debounceMs: 50,
     intervalMs: intervalMs ?? 600_000,
+    ...(stalledAfterMs === undefined ? {} : { stalledAfterMs }),
     expiryWarningDays: 7,
     // The profiles startTestSidecar signs with, from the same options and defaults.
     profiles: signableProfiles({

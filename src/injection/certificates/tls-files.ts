@@ -3,10 +3,10 @@
 // with a timer as a backstop. A pair that does not load (half-written, mismatched) never replaces the
 // one in use.
 import { dirname } from 'node:path';
-import { watchDirectories } from '../../files/watch-directories.js';
 import { describeFileProblem, FILE_LIMITS } from '../../files/regular-file.js';
 import type { Logger } from '../../observability/logger.js';
-import { deadlineAfter, startLastGoodReload, StalledRead } from '../reload/last-good-reload.js';
+import { deadlineAfter, reportChanges, startLastGoodReload, StalledRead } from '../../reload/last-good-reload.js';
+import { watchDirectories } from '../../reload/watch-directories.js';
 import { loadPemPair, type TlsPair } from './tls-pair.js';
 
 export type { TlsPair } from './tls-pair.js';
@@ -71,17 +71,19 @@ export function watchTlsFiles(
     },
     sameInput: (a, b) => a.ok && b.ok && a.cert === b.cert && a.key === b.key,
     failureOf: (error) => (error instanceof StalledRead ? `${files.certFile}: ${error.message}` : String(error)),
-    triggers: (fire) =>
-      watchDirectories([dirname(files.certFile), dirname(files.keyFile)], fire, {
+    triggers: (read) =>
+      watchDirectories([dirname(files.certFile), dirname(files.keyFile)], read, {
         debounceMs: 200,
         intervalMs: options.intervalMs,
       }),
     deadline: deadlineAfter(options.stalledAfterMs),
-    loaded: (pair) => {
-      options.use(pair);
-      logger.info('webhook certificate reloaded', { validTo: pair.validTo });
-    },
-    rejected: (problem) => logger.warn('webhook certificate not reloaded; keeping the one in use', { problem }),
+    settled: reportChanges({
+      loaded: (pair) => {
+        options.use(pair);
+        logger.info('webhook certificate reloaded', { validTo: pair.validTo });
+      },
+      rejected: (problem) => logger.warn('webhook certificate not reloaded; keeping the one in use', { problem }),
+    }),
   });
   return reload.stop;
 }

@@ -1,7 +1,7 @@
 // Reconciles the injector's own certificates on a timer, and serves each new pair a reconcile brings.
 // A reconcile that fails keeps the pair in use; the API server still trusts it until it expires.
 import type { Logger } from '../../observability/logger.js';
-import { deadlineAfter, startLastGoodReload, StalledRead } from '../reload/last-good-reload.js';
+import { deadlineAfter, reportChanges, startLastGoodReload, StalledRead } from '../../reload/last-good-reload.js';
 import type { ManagedCertificates } from './managed-certificates.js';
 import type { TlsPair } from './tls-pair.js';
 
@@ -26,21 +26,23 @@ export function watchManagedCertificates(
     parse: (result) => (result.ok ? { ok: true, value: result.pair } : { ok: false, failure: result.problem }),
     sameInput: (a, b) => a.ok && b.ok && a.pair.cert === b.pair.cert && a.pair.key === b.pair.key,
     failureOf: (error) => (error instanceof StalledRead ? `the reconcile ${error.message}` : String(error)),
-    triggers: (fire) => {
-      const timer = setInterval(fire, options.intervalMs);
+    triggers: (read) => {
+      const timer = setInterval(() => read('timer'), options.intervalMs);
       timer.unref();
       return () => clearInterval(timer);
     },
     deadline: deadlineAfter(options.stalledAfterMs),
-    loaded: (pair) => {
-      options.use(pair);
-      logger.info('webhook certificate reloaded', { validTo: pair.validTo });
-    },
-    rejected: (problem, inUse) =>
-      logger.warn('webhook certificates not reconciled; serving the one in use', {
-        problem,
-        validTo: inUse.validTo,
-      }),
+    settled: reportChanges({
+      loaded: (pair) => {
+        options.use(pair);
+        logger.info('webhook certificate reloaded', { validTo: pair.validTo });
+      },
+      rejected: (problem, inUse) =>
+        logger.warn('webhook certificates not reconciled; serving the one in use', {
+          problem,
+          validTo: inUse.validTo,
+        }),
+    }),
   });
   return reload.stop;
 }

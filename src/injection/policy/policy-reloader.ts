@@ -2,11 +2,11 @@
 // `..data` symlink, so the directory is watched, with a timer as a backstop). A file that does not
 // parse never replaces the policy in use: the injector goes on deciding by the last good one.
 import { dirname } from 'node:path';
-import { watchDirectories } from '../../files/watch-directories.js';
 import { describeFileProblem } from '../../files/regular-file.js';
 import { MAX_POLICY_BYTES, parseEntitlementPolicy, type EntitlementPolicy } from './entitlement-policy.js';
 import type { Logger } from '../../observability/logger.js';
-import { deadlineAfter, startLastGoodReload, StalledRead } from '../reload/last-good-reload.js';
+import { deadlineAfter, reportChanges, startLastGoodReload, StalledRead } from '../../reload/last-good-reload.js';
+import { watchDirectories } from '../../reload/watch-directories.js';
 
 export interface PolicyReloader {
   readonly current: () => EntitlementPolicy;
@@ -38,10 +38,12 @@ export function watchPolicyFile(options: {
     failureOf: (error) => ({
       problem: `${path}: ${error instanceof StalledRead ? error.message : describeFileProblem(error)}`,
     }),
-    triggers: (fire) => watchDirectories([dirname(path)], fire, { debounceMs: 100, intervalMs: options.intervalMs }),
+    triggers: (read) => watchDirectories([dirname(path)], read, { debounceMs: 100, intervalMs: options.intervalMs }),
     deadline: deadlineAfter(options.stalledAfterMs),
-    loaded: (policy) => logger.info('entitlement policy loaded', { entitlements: policy.entitlements.length }),
-    rejected: (failure) => logger.warn('entitlement policy not reloaded; keeping the one in use', failure),
+    settled: reportChanges({
+      loaded: (policy) => logger.info('entitlement policy loaded', { entitlements: policy.entitlements.length }),
+      rejected: (failure) => logger.warn('entitlement policy not reloaded; keeping the one in use', failure),
+    }),
   });
   return { current: reload.current, stop: reload.stop };
 }

@@ -1,7 +1,12 @@
 // The reload loop driven by hand: the test fires the triggers, and settles each read and each deadline
 // itself, in whatever order it chooses, so every interleaving is exact and nothing waits on a clock.
 import test from 'ava';
-import { startLastGoodReload, StalledRead } from '../../../../src/injection/reload/last-good-reload.js';
+import {
+  reportChanges,
+  startLastGoodReload,
+  StalledRead,
+  type ReloadOutcome,
+} from '../../../src/reload/last-good-reload.js';
 
 interface Deferred<T> {
   readonly promise: Promise<T>;
@@ -27,10 +32,16 @@ function harness() {
   const reads: Deferred<string>[] = [];
   const deadlines: Deferred<void>[] = [];
   const events: string[] = [];
+  const outcomes: { outcome: ReloadOutcome<string, string, string>; cause: string }[] = [];
   let running = 0;
   let mostAtOnce = 0;
-  let fire!: () => void;
+  let fire!: (cause: string) => void;
   let triggersStopped = false;
+  // What the injector's reloads log, from the outcomes.
+  const report = reportChanges<string, string, string>({
+    loaded: (value) => events.push(`loaded ${value}`),
+    rejected: (failure, current) => events.push(`rejected ${failure}, kept ${current}`),
+  });
   const reload = startLastGoodReload<string, string, string>({
     initial: { input: 'a', value: 'A' },
     read: async () => {
@@ -59,15 +70,25 @@ function harness() {
       deadlines.push(deadline);
       return deadline.promise;
     },
-    loaded: (value) => events.push(`loaded ${value}`),
-    rejected: (failure, current) => events.push(`rejected ${failure}, kept ${current}`),
+    settled: (outcome, cause) => {
+      outcomes.push({ outcome, cause });
+      report(outcome);
+    },
   });
   return {
     reload,
     reads,
     deadlines,
     events,
-    fire: () => fire(),
+    outcomes,
+    /** Each outcome as `cause: kind value-or-failure`, `(repeated)` marked. */
+    settledAs: () =>
+      outcomes.map(({ outcome, cause }) =>
+        outcome.kind === 'rejected'
+          ? `${cause}: rejected ${outcome.failure}${outcome.repeated ? ' (repeated)' : ''}`
+          : `${cause}: ${outcome.kind} ${outcome.value}`,
+      ),
+    fire: (cause = 'trigger') => fire(cause),
     mostAtOnce: () => mostAtOnce,
     triggersStopped: () => triggersStopped,
   };
@@ -173,4 +194,78 @@ test('once stopped, the triggers stop and a read still running changes nothing',
   t.is(h.reads.length, 1, 'neither the read asked for during the first nor a later one starts');
   t.is(h.reload.current(), 'A');
   t.deepEqual(h.events, []);
+});
+
+test('every read taken is settled with what it came to, and a recovery is told from no change', async (t) => {
+  const h = harness();
+  const inputs: [string, 'resolve' | 'reject'][] = [
+    ['a', 'resolve'],
+    ['bad', 'resolve'],
+    ['bad', 'resolve'],
+    ['a', 'resolve'],
+    ['EIO', 'reject'],
+    ['a', 'resolve'],
+    ['b', 'resolve'],
+  ];
+  for (const [index, [input, how]] of inputs.entries()) {
+    h.fire(`tick ${index}`);
+    if (how === 'resolve') h.reads[index]!.resolve(input);
+    else h.reads[index]!.reject(new Error(input));
+    await settled();
+  }
+  t.deepEqual(h.settledAs(), [
+    'tick 0: unchanged A',
+    'tick 1: rejected bad does not parse',
+    'tick 2: rejected bad does not parse (repeated)',
+    'tick 3: recovered A',
+    'tick 4: rejected EIO',
+    'tick 5: recovered A',
+    'tick 6: loaded B',
+  ]);
+  t.deepEqual(h.events, ['rejected bad does not parse, kept A', 'rejected EIO, kept A', 'loaded B']);
+});
+
+test('a read asked for answers with the outcome of a read that started after the ask', async (t) => {
+  const h = harness();
+  const first = h.reload.read('first');
+  const second = h.reload.read('second');
+  const third = h.reload.read('third');
+  t.is(h.reads.length, 1, 'the asks during a read wait for one more read after it');
+  h.reads[0]!.resolve('b');
+  await settled();
+  t.is(h.reads.length, 2);
+  h.reads[1]!.resolve('bad');
+  t.like(await first, { kind: 'loaded', value: 'B' });
+  t.like(await second, { kind: 'rejected', failure: 'bad does not parse', current: 'B' });
+  t.is(await third, await second, 'both asks during the first read are answered by the second');
+  t.deepEqual(
+    h.outcomes.map(({ cause }) => cause),
+    ['first', 'second'],
+    'a read carries the cause of the first ask it answers',
+  );
+});
+
+test('a read asked for that stalls is answered at its deadline, and the next ask reads again', async (t) => {
+  const h = harness();
+  const stalled = h.reload.read('hung');
+  const after = h.reload.read('change');
+  h.deadlines[0]!.resolve();
+  t.like(await stalled, { kind: 'rejected', failure: 'stalled', current: 'A' });
+  t.is(h.reads.length, 2, 'the ask made while the read hung runs once it is given up');
+  h.reads[1]!.resolve('c');
+  t.like(await after, { kind: 'loaded', value: 'C' });
+  h.reads[0]!.resolve('hung read ends');
+  await settled();
+  t.is(h.reload.current(), 'C');
+});
+
+test('asks waiting when the loop stops are answered as stopped, and later asks at once', async (t) => {
+  const h = harness();
+  const running = h.reload.read('one');
+  const waiting = h.reload.read('two');
+  h.reload.stop();
+  t.deepEqual(await running, { kind: 'stopped' });
+  t.deepEqual(await waiting, { kind: 'stopped' });
+  t.deepEqual(await h.reload.read('three'), { kind: 'stopped' });
+  t.is(h.reads.length, 1);
 });
