@@ -28,6 +28,13 @@ export const NAMESPACE_OPT_IN = 'enabled';
 export const INJECTED_LABEL = `${PREFIX}injected`;
 /** The label of the injector's own pods, which the webhook never sees. */
 export const INJECTOR_LABEL = `${PREFIX}injector`;
+/** The namespace of the cluster's own components, which the webhook never judges. */
+export const SYSTEM_NAMESPACE = 'kube-system';
+/** The label the API server gives every namespace, its name: what the webhook excludes namespaces by. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** The webhook's paths, one per way a pod asks: the pod itself, or its namespace. */
+export const WEBHOOK_PATHS = { pods: '/mutate', namespaces: '/mutate/namespace' } as const;
 
 /** The annotations injection writes, saying what it did. */
 export const WRITTEN = {
@@ -138,6 +145,9 @@ export const WAIT_READY_COMMAND: readonly string[] = [
   String(STARTUP_PERIOD_SECONDS * STARTUP_FAILURE_THRESHOLD * 1000),
 ];
 
+/** The capability name that stands for every capability: the sidecar drops it, and keeps none. */
+export const ALL_CAPABILITIES = 'ALL';
+
 /** The sidecar's restricted security context; its user and group unless the platform assigns them. */
 export function sidecarSecurityContext(user: number | 'platform'): Record<string, unknown> {
   return {
@@ -145,7 +155,7 @@ export function sidecarSecurityContext(user: number | 'platform'): Record<string
     ...(user === 'platform' ? {} : { runAsUser: user, runAsGroup: user }),
     allowPrivilegeEscalation: false,
     readOnlyRootFilesystem: true,
-    capabilities: { drop: ['ALL'] },
+    capabilities: { drop: [ALL_CAPABILITIES] },
     seccompProfile: { type: 'RuntimeDefault' },
   };
 }
@@ -191,6 +201,24 @@ export const LITERAL_VALUES: Readonly<Record<string, RegExp>> = {
 
 /** The termination message policy every container gets by default, and the only one a sidecar keeps. */
 export const TERMINATION_MESSAGE_POLICY = 'File';
+/** The terminationMessagePath every container gets by default, and the only one a sidecar keeps. */
+export const TERMINATION_MESSAGE_PATH = '/dev/termination-log';
+
+/** The securityContext fields injection never sets on the sidecar: they change what its process may do. */
+export const FORBIDDEN_SECURITY_FIELDS: readonly string[] = ['seLinuxOptions', 'windowsOptions'];
+/** The only procMount a sidecar keeps: the default, which masks the node's /proc. */
+export const PROC_MOUNT = 'Default';
+/** The profiles of a security context a sidecar may not set to UNCONFINED. */
+export const CONFINING_PROFILES: readonly string[] = ['seccompProfile', 'appArmorProfile'];
+export const UNCONFINED = 'Unconfined';
+
+/** The sidecar's probes: each an httpGet (PROBE_ACTION), never a command or another action. */
+export const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
+export const PROBE_ACTION = 'httpGet';
+export const OTHER_PROBE_ACTIONS: readonly string[] = ['exec', 'tcpSocket', 'grpc'];
+
+/** The file of one profile's keys in the per-profile layout: the profile's name and this. */
+export const PROFILE_FILE_SUFFIX = '.json';
 
 /**
  * Settings a ConfigMap or Secret the pod names may never give: where the keys come from, files of

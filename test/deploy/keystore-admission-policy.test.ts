@@ -31,6 +31,7 @@ import {
   app,
   appOf,
   envOf,
+  injected,
   POLICY_ATTACKS,
   sidecarIn,
   sidecarOf,
@@ -59,17 +60,6 @@ const asPod = (template: PodTemplate): Pod => ({
   metadata: template.metadata ?? {},
   spec: template.spec,
 });
-
-async function injected(
-  spec: Partial<PodTemplate['spec']>,
-  annotations: Record<string, string> = {},
-  args: string[] = [],
-): Promise<Pod> {
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations }, spec };
-  const result = await runCli(['inject', ...CORPUS_INJECT_ARGS, ...args, '-'], { input: JSON.stringify(pod) });
-  if (result.code !== 0) throw new Error(result.stderr);
-  return parse(result.stdout) as Pod;
-}
 
 /** The chart as the tests render it, its webhooks and policy in a namespace with no label of its own. */
 const chain = (automount?: boolean): ChainCluster => ({

@@ -1,10 +1,25 @@
 // Pods an attacker with pod-create rights would write to reach the key store, each a change to a copy
 // of a pod as `inject` makes it, with what the admission policy's refusal must say: judged by the
 // model of the API server (test/deploy) and by a real API server (the cluster tier) alike.
+import { parse } from 'yaml';
 import type { AdmissionInput } from './admission-policy.js';
+import { runCli } from './cli-process.js';
+import { CORPUS_INJECT_ARGS } from './corpus-settings.js';
 import type { Container, EnvVar, PodTemplate } from '../../src/injection/pod.js';
 
 export type Pod = PodTemplate & { apiVersion: string; kind: string; metadata: NonNullable<PodTemplate['metadata']> };
+
+/** A pod as `inject` makes it with the corpus settings: what each hostile pod is a changed copy of. */
+export async function injected(
+  spec: Partial<PodTemplate['spec']>,
+  annotations: Record<string, string> = {},
+  args: string[] = [],
+): Promise<Pod> {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', annotations }, spec };
+  const result = await runCli(['inject', ...CORPUS_INJECT_ARGS, ...args, '-'], { input: JSON.stringify(pod) });
+  if (result.code !== 0) throw new Error(result.stderr);
+  return parse(result.stdout) as Pod;
+}
 
 export const app = (extra: Partial<Container> = {}): Container => ({ name: 'web', image: 'example/web:1', ...extra });
 

@@ -177,13 +177,14 @@ to read the values apart, a registry, digest or selector set at install could ma
 every pod the injector made.
 */}}
 {{- define "sfd-sidecar.injection" -}}
+{{- $c := include "sfd-sidecar.contract" . | fromJson -}}
 {{- $image := dict "image" .Values.sidecar.image "global" .Values.global "appVersion" .Chart.AppVersion -}}
 {{- $webhook := .Values.webhook -}}
 {{- toJson (dict
   "image" (include "sfd-sidecar.imageReference" $image)
   "repository" (include "sfd-sidecar.imageRepository" $image)
   "minimumVersion" (.Values.sidecar.minimumVersion | default .Chart.AppVersion)
-  "excludedNamespaces" (concat (list "kube-system" .Release.Namespace) $webhook.excludeNamespaces)
+  "excludedNamespaces" (concat (list $c.systemNamespace .Release.Namespace) $webhook.excludeNamespaces)
   "namespaceSelectorTerms" ($webhook.namespaceSelectorExtra | default list)
   "objectSelectorTerms" ($webhook.objectSelectorExtra | default list)) -}}
 {{- end -}}
@@ -211,9 +212,16 @@ selector: the admission policy admits only pods the webhook's selectors match.
 {{- $terms | join " && " | default "true" -}}
 {{- end -}}
 
-{{/* What injection adds, as src/injection/contract.ts defines it (generated: files/injection-contract.json). */}}
+{{/* What injection adds, as the code's tables define it (generated: files/injection-contract.json). */}}
 {{- define "sfd-sidecar.contract" -}}
 {{- .Files.Get "files/injection-contract.json" -}}
+{{- end -}}
+
+{{/* A list of strings (one of the contract's) as a CEL list literal: ['a', 'b']. */}}
+{{- define "sfd-sidecar.celList" -}}
+{{- $items := list -}}
+{{- range . }}{{ $items = append $items (squote .) }}{{ end -}}
+[{{ join ", " $items }}]
 {{- end -}}
 
 {{/*

@@ -5,10 +5,12 @@
 // processes (a shared process namespace, the host's) and reading their files through /proc/PID/root,
 // which the kernel allows to a process of the same user or one holding CAP_SYS_PTRACE, or by being
 // privileged. Each problem names the container or the volume.
+import { ALL_CAPABILITIES } from '../contract.js';
 import type { Container, PodSpec, SecurityContext, Volume } from '../pod.js';
 
 /** Capabilities that reach another user's process: ptrace it, or become its user. */
-const REACHING_CAPABILITIES = new Set(['SYS_PTRACE', 'SETUID', 'ALL']);
+export const REACHING_CAPABILITIES: readonly string[] = ['SYS_PTRACE', 'SETUID', ALL_CAPABILITIES];
+const REACHING = new Set(REACHING_CAPABILITIES);
 
 /**
  * The capabilities the Pod Security Standards' baseline profile lets a container add: none of them
@@ -98,7 +100,7 @@ function sharedNamespaceProblems(input: IsolationInput): string[] {
     if (container.securityContext?.allowPrivilegeEscalation !== false)
       problems.push(`${shared}: ${name} must set securityContext.allowPrivilegeEscalation: false`);
     const reaching = (container.securityContext?.capabilities?.add ?? []).filter((c) =>
-      REACHING_CAPABILITIES.has(capabilityName(c)),
+      REACHING.has(capabilityName(c)),
     );
     if (reaching.length > 0) problems.push(`${shared}: ${name} adds the capability ${reaching.join(', ')}`);
   }

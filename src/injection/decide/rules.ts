@@ -11,6 +11,7 @@ import {
   INJECT_LABEL,
   INJECTED_VOLUMES,
   KEYSTORE_VOLUME,
+  PROFILE_FILE_SUFFIX,
 } from '../contract.js';
 import { isRecord } from '../../text/is-record.js';
 import type { Volume } from '../pod.js';
@@ -94,7 +95,7 @@ export function carriesOnlyWhatInjectionMakes(facts: PodFacts, context: RuleCont
 function perProfileFileProblems(volumes: readonly Volume[], profiles: readonly string[]): string[] {
   const volume = volumes.find((v) => v.name === KEYSTORE_VOLUME);
   const items = volume?.secret?.items;
-  const wanted = profiles.map((profile) => `${profile}.json`);
+  const wanted = profiles.map((profile) => `${profile}${PROFILE_FILE_SUFFIX}`);
   const listed = Array.isArray(items) ? items : [];
   const exact =
     listed.length === wanted.length &&

@@ -7,13 +7,22 @@
 import { isRecord } from '../../text/is-record.js';
 import { jsonText } from '../../text/json-text.js';
 import {
+  ALL_CAPABILITIES,
+  CONFINING_PROFILES,
   FORBIDDEN_FIELDS,
+  FORBIDDEN_SECURITY_FIELDS,
   LITERAL_ENV,
   LITERAL_VALUES,
   NO_TOKEN_VOLUME,
+  OTHER_PROBE_ACTIONS,
+  PROBE_ACTION,
+  PROBES,
+  PROC_MOUNT,
   SIDECAR_MOUNTS,
   sidecarEnvNames,
+  TERMINATION_MESSAGE_PATH,
   TERMINATION_MESSAGE_POLICY,
+  UNCONFINED,
   WAIT_READY_COMMAND,
 } from '../contract.js';
 import type { Container, EnvVar, Volume, VolumeMount } from '../pod.js';
@@ -22,10 +31,7 @@ import { sidecarImageProblem } from './sidecar-version.js';
 
 const ALLOWED_ENV = new Set(sidecarEnvNames());
 const LITERAL = new Set(LITERAL_ENV);
-const PROBES = ['startupProbe', 'readinessProbe', 'livenessProbe'] as const;
 const MOUNT_FIELDS = new Set(['name', 'mountPath', 'readOnly']);
-/** The terminationMessagePath every container gets by default. */
-const TERMINATION_LOG = '/dev/termination-log';
 
 /** Each way the container differs from an injected sidecar; empty when it is one. */
 export function sidecarDeviations(
@@ -44,7 +50,8 @@ export function sidecarDeviations(
   const own = FORBIDDEN_FIELDS.filter((field) => container[field] !== undefined && container[field] !== null);
   if (own.length > 0) found.push(`it sets ${own.join(', ')}, which injection never does`);
   const path = container.terminationMessagePath;
-  if (path !== undefined && path !== TERMINATION_LOG) found.push('it sets a terminationMessagePath of its own');
+  if (path !== undefined && path !== TERMINATION_MESSAGE_PATH)
+    found.push('it sets a terminationMessagePath of its own');
   const image = sidecarImageProblem(container.image, expected);
   if (image !== null) found.push(image);
   const policy = container.terminationMessagePolicy;
@@ -59,7 +66,8 @@ export function sidecarDeviations(
   for (const problem of mountDeviations(container.volumeMounts ?? [], expected.volumes)) found.push(problem);
   for (const probe of PROBES) {
     const value = container[probe];
-    if (value !== undefined && (!isRecord(value) || !isRecord(value.httpGet) || PROBE_ACTIONS.some((a) => a in value)))
+    const action = isRecord(value) && isRecord(value[PROBE_ACTION]);
+    if (value !== undefined && (!action || OTHER_PROBE_ACTIONS.some((a) => a in value)))
       found.push(`its ${probe} is not an httpGet probe`);
   }
   if (container.lifecycle !== undefined && !isWaitReadyHook(container.lifecycle))
@@ -67,8 +75,6 @@ export function sidecarDeviations(
   found.push(...securityDeviations(container.securityContext));
   return found;
 }
-
-const PROBE_ACTIONS = ['exec', 'tcpSocket', 'grpc'];
 
 /** The names given more than once, each once, in one pass. */
 function repeatedNames(env: readonly EnvVar[]): string[] {
@@ -138,19 +144,23 @@ function envDeviations(entry: EnvVar, keystoreSecrets: readonly string[]): strin
 function securityDeviations(context: Container['securityContext']): string[] {
   if (!isRecord(context)) return ['it has no security context'];
   const found: string[] = [];
-  const own = ['seLinuxOptions', 'windowsOptions'].filter((field) => context[field] !== undefined);
+  const own = FORBIDDEN_SECURITY_FIELDS.filter((field) => context[field] !== undefined);
   if (own.length > 0) found.push(`its securityContext sets ${own.join(', ')}`);
   if (context.privileged === true) found.push('it is privileged');
   if (context.runAsNonRoot !== true || context.allowPrivilegeEscalation !== false)
     found.push('its securityContext does not set runAsNonRoot: true and allowPrivilegeEscalation: false');
   if (context.readOnlyRootFilesystem !== true) found.push('its root filesystem is not read-only');
   if (context.runAsUser === 0) found.push('it runs as root');
-  if (context.procMount !== undefined && context.procMount !== 'Default') found.push('its procMount is not Default');
-  for (const profile of ['seccompProfile', 'appArmorProfile'])
-    if (isRecord(context[profile]) && context[profile].type === 'Unconfined')
-      found.push(`its ${profile} is Unconfined`);
+  if (context.procMount !== undefined && context.procMount !== PROC_MOUNT)
+    found.push(`its procMount is not ${PROC_MOUNT}`);
+  for (const profile of CONFINING_PROFILES)
+    if (isRecord(context[profile]) && context[profile].type === UNCONFINED)
+      found.push(`its ${profile} is ${UNCONFINED}`);
   const capabilities = context.capabilities;
-  if ((capabilities?.add ?? []).length > 0 || !(capabilities?.drop ?? []).some((c) => c.toUpperCase() === 'ALL'))
+  if (
+    (capabilities?.add ?? []).length > 0 ||
+    !(capabilities?.drop ?? []).some((c) => c.toUpperCase() === ALL_CAPABILITIES)
+  )
     found.push('its capabilities are not dropped whole (drop ALL, add none)');
   return found;
 }

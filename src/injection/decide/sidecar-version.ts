@@ -4,15 +4,20 @@
 // A digest says nothing of a version, so a digest other than the injector's own is refused: a tag
 // beside it could claim any version while the digest runs an older image.
 
-/** A release's version tag: X.Y.Z, or the X.Y tag that follows the newest X.Y.Z. */
-const VERSION_TAG = /^(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?$/;
+/**
+ * A release's version tag: X.Y.Z, or the X.Y tag that follows the newest X.Y.Z. A regular expression's
+ * source that JavaScript and CEL's RE2 both read, so that the admission policy admits the same tags.
+ */
+export const VERSION_TAG_FORM = '[0-9]{1,9}[.][0-9]{1,9}([.][0-9]{1,9})?';
+const VERSION_TAG = new RegExp(`^${VERSION_TAG_FORM}$`);
 
 export type Version = readonly [major: number, minor: number, patch: number];
 
 /** The version a release tag names, or null when the tag is none (`latest`, `main`, a digest). */
 export function versionOfTag(tag: string): Version | null {
-  const match = VERSION_TAG.exec(tag);
-  return match ? [Number(match[1]), Number(match[2]), Number(match[3] ?? 0)] : null;
+  if (!VERSION_TAG.test(tag)) return null;
+  const [major, minor, patch] = tag.split('.');
+  return [Number(major), Number(minor), Number(patch ?? 0)];
 }
 
 export const olderThan = (version: Version, minimum: Version): boolean => {

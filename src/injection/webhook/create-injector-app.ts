@@ -6,6 +6,7 @@
 import type { HttpBindings } from '@hono/node-server';
 import { Hono, type Context } from 'hono';
 import { SIDECAR_ERRORS, SidecarError, type SidecarErrorSpec } from '../../errors.js';
+import { WEBHOOK_PATHS } from '../contract.js';
 import type { OptIn } from '../pipeline/inject-pod.js';
 import type { InjectionOptions } from '../options.js';
 import type { EntitlementPolicy } from '../policy/entitlement-policy.js';
@@ -37,8 +38,8 @@ export interface InjectorAppDeps {
 
 export function createInjectorApp(deps: InjectorAppDeps): Hono<{ Bindings: HttpBindings }> {
   const app = new Hono<{ Bindings: HttpBindings }>();
-  app.post('/mutate', (c) => review(c, deps, 'pod-asks'));
-  app.post('/mutate/namespace', (c) => review(c, deps, 'namespace-asks'));
+  app.post(WEBHOOK_PATHS.pods, (c) => review(c, deps, 'pod-asks'));
+  app.post(WEBHOOK_PATHS.namespaces, (c) => review(c, deps, 'namespace-asks'));
   app.notFound(() => refuse(deps, SIDECAR_ERRORS.NotFound, 'no such path'));
   return app;
 }

@@ -2,7 +2,14 @@
 // pod that did not ask never reaches the injector, and kube-system and the injector's own namespace are
 // never touched), and with a CA bundle that trusts the certificate the injector serves.
 import { X509Certificate } from 'node:crypto';
-import { ASKING_VALUES, DECLINING_VALUES, INJECT_LABEL, INJECTOR_LABEL } from '../../contract.js';
+import {
+  ASKING_VALUES,
+  DECLINING_VALUES,
+  INJECT_LABEL,
+  INJECTOR_LABEL,
+  NAMESPACE_NAME_LABEL,
+  SYSTEM_NAMESPACE,
+} from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
 import { textOf, type ClusterInput } from '../cluster-input.js';
@@ -92,8 +99,8 @@ function selectorProblems(webhook: Json, namespace: string): string[] {
   if (namespacesIn?.length) problems.push(`${name} passes over namespaces labelled ${label(namespacesIn)}`);
   if (namespacesNotIn?.length)
     problems.push(`${name} does not leave namespaces labelled ${label(namespacesNotIn)} to the namespace webhook`);
-  for (const excluded of ['kube-system', namespace])
-    if (!has(namespaces, 'kubernetes.io/metadata.name', 'NotIn', excluded))
+  for (const excluded of [SYSTEM_NAMESPACE, namespace])
+    if (!has(namespaces, NAMESPACE_NAME_LABEL, 'NotIn', excluded))
       problems.push(`${name} does not exclude the namespace ${excluded}`);
   const objects = expressions(webhook.objectSelector);
   const podsIn = missed(objects, 'In', ASKING_VALUES);
