@@ -428,25 +428,22 @@ test(
   },
 );
 
-test(
-  'typos, a missing key store Secret, and a Kubernetes older than 1.30 are refused with what to do',
-  (t) => {
-    const typo = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mod=classic']);
-    t.not(typo.code, 0);
-    t.regex(typo.stderr, /additional properties 'mod' not allowed|Additional property mod is not allowed/i);
-    const missing = render([]);
-    t.not(missing.code, 0);
-    t.regex(missing.stderr, /keystore/);
-    // The admission policy and its parameters are the API server's backstop; a cluster without them is
-    // not one the chart installs on.
-    const old = render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.29.9']);
-    t.not(old.code, 0);
-    t.regex(old.stderr, /kubeVersion: >=1\.30\.0-0/);
-    t.is(render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.30.0']).code, 0);
-    const version = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.signatureVersion=3']);
-    t.not(version.code, 0);
-  },
-);
+test('typos, a missing key store Secret, and a Kubernetes older than 1.30 are refused with what to do', (t) => {
+  const typo = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.mod=classic']);
+  t.not(typo.code, 0);
+  t.regex(typo.stderr, /additional properties 'mod' not allowed|Additional property mod is not allowed/i);
+  const missing = render([]);
+  t.not(missing.code, 0);
+  t.regex(missing.stderr, /keystore/);
+  // The admission policy and its parameters are the API server's backstop; a cluster without them is
+  // not one the chart installs on.
+  const old = render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.29.9']);
+  t.not(old.code, 0);
+  t.regex(old.stderr, /kubeVersion: >=1\.30\.0-0/);
+  t.is(render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.30.0']).code, 0);
+  const version = render(['--set', 'keystore.existingSecret=keys', '--set', 'sidecar.signatureVersion=3']);
+  t.not(version.code, 0);
+});
 
 test("the chart's appVersion is the package's version, and its README is what helm show readme prints", (t) => {
   const chart = parse(readFileSync(join(REPO_ROOT, CHART, 'Chart.yaml'), 'utf8')) as {

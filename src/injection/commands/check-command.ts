@@ -133,9 +133,7 @@ function explainCommand(
     );
     return 2;
   }
-  const asking = objects.some(
-    (o) => o.kind === 'Namespace' && o.metadata?.name === where && asks(labelOf(o)),
-  );
+  const asking = objects.some((o) => o.kind === 'Namespace' && o.metadata?.name === where && asks(labelOf(o)));
   const label = `${String(object.kind)} ${name} in ${where}`;
   const explanation = explainPod(template, {
     defaults,
