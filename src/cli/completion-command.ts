@@ -1,6 +1,6 @@
 // `sfd-sidecar completion bash|zsh|fish`: prints the shell's completion script on stdout.
 import type { CliIo } from '../command/cli-io.js';
-import { COMPLETION_SHELLS, completionScript, type CompletionShell } from './completion/completion-scripts.js';
+import { COMPLETION_SHELLS, completionScript, type CompletionShell } from './completion-scripts.js';
 
 export function completionCommand(positionals: readonly string[], io: Pick<CliIo, 'stdout' | 'stderr'>): number {
   const [shell, ...rest] = positionals;
