@@ -54,30 +54,11 @@ export const deadlineAfter =
 type Outcome<I> = { readonly input: I } | { readonly error: unknown };
 
 export function startLastGoodReload<I, T, F>(options: LastGoodReloadOptions<I, T, F>): LastGoodReload<T> {
-  let current = options.initial.value;
-  // The input the value in use came from, and the newest input read, parsed or not.
-  let good = options.initial.input;
-  let seen = options.initial.input;
+  const kept = keepLastGood(options);
   let started = 0;
-  let taken = 0;
   let reading: AbortController | undefined;
   let again = false;
-  let stopped = false;
-
-  const take = (sequence: number, outcome: Outcome<I>): void => {
-    if (stopped || sequence <= taken) return;
-    taken = sequence;
-    if ('error' in outcome) return options.rejected(options.failureOf(outcome.error), current);
-    const { input } = outcome;
-    if (options.sameInput(input, seen)) return;
-    seen = input;
-    if (options.sameInput(input, good)) return;
-    const parsed = options.parse(input);
-    if (!parsed.ok) return options.rejected(parsed.failure, current);
-    good = input;
-    current = parsed.value;
-    options.loaded(parsed.value);
-  };
+  const { take } = kept;
 
   const start = (): void => {
     const sequence = ++started;
@@ -88,7 +69,7 @@ export function startLastGoodReload<I, T, F>(options: LastGoodReloadOptions<I, T
       if (reading !== ended) return;
       reading = undefined;
       ended.abort();
-      if (again && !stopped) {
+      if (again && !kept.stopped) {
         again = false;
         start();
       }
@@ -120,19 +101,54 @@ export function startLastGoodReload<I, T, F>(options: LastGoodReloadOptions<I, T
   };
 
   const fire = (): void => {
-    if (stopped) return;
+    if (kept.stopped) return;
     if (reading === undefined) start();
     else again = true;
   };
 
   const stopTriggers = options.triggers(fire);
   return {
-    current: () => current,
+    current: () => kept.current,
     stop() {
-      stopped = true;
+      kept.stopped = true;
       again = false;
       reading?.abort();
       stopTriggers();
     },
   };
+}
+
+/** The value in use and the inputs it is judged against, and how each read's outcome is taken. */
+interface LastGood<I, T> {
+  current: T;
+  /** Once stopped, no outcome is taken. */
+  stopped: boolean;
+  /** Takes a read's outcome, unless a later read's was taken already. */
+  readonly take: (sequence: number, outcome: Outcome<I>) => void;
+}
+
+function keepLastGood<I, T, F>(options: LastGoodReloadOptions<I, T, F>): LastGood<I, T> {
+  // The input the value in use came from, and the newest input read, parsed or not.
+  let good = options.initial.input;
+  let seen = options.initial.input;
+  let taken = 0;
+  const kept: LastGood<I, T> = {
+    current: options.initial.value,
+    stopped: false,
+    take: (sequence, outcome) => {
+      if (kept.stopped || sequence <= taken) return;
+      taken = sequence;
+      if ('error' in outcome) return options.rejected(options.failureOf(outcome.error), kept.current);
+      const { input } = outcome;
+      if (options.sameInput(input, seen)) return;
+      seen = input;
+      if (options.sameInput(input, good)) return;
+      const parsed = options.parse(input);
+      if (!parsed.ok) return options.rejected(parsed.failure, kept.current);
+      good = input;
+      kept.current = parsed.value;
+      options.loaded(parsed.value);
+    },
+  };
+  return kept;
 }
