@@ -5,6 +5,7 @@
 import type { RequestOptions } from 'node:https';
 import { delimiter, join } from 'node:path';
 import { KubeAccessError } from './kube-access-error.js';
+import type * as ClientLibrary from '@kubernetes/client-node';
 
 export interface KubeconfigChoice {
   /** --kubeconfig FILE. */
@@ -100,7 +101,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
  * The library is optional: the image, which never reads a cluster, is built without it. Without it a
  * command says how to read the cluster instead.
  */
-async function loadClientLibrary(): Promise<typeof import('@kubernetes/client-node')> {
+async function loadClientLibrary(): Promise<typeof ClientLibrary> {
   try {
     return await import('@kubernetes/client-node');
   } catch {
