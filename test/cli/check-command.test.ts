@@ -144,6 +144,45 @@ for (const [title, change, expected] of BREAKS) {
   });
 }
 
+test('with an entitlement policy, check describes the bindings and says when one is missing', async (t) => {
+  const entitled = chartObjects(
+    renderChart(
+      'policy.entitlements[0].namespace=shop',
+      'policy.entitlements[0].serviceAccounts={checkout}',
+      'policy.entitlements[0].profiles={billing}',
+    ),
+  );
+  const objects = (await healthy()).filter((o) => !CHART.includes(o)).concat(entitled);
+  const run = await check(objects);
+  t.regex(
+    run.stdout,
+    new RegExp(
+      '^ok\\s+admission policy\\s+sfd-sidecar-keystore-mounts is bound and denies: sfd-sidecar-keystore-mounts ' +
+        'judges every pod; sfd-sidecar-keystore-mounts-entitlements-pods, ' +
+        'sfd-sidecar-keystore-mounts-entitlements-namespaces judge the entitlements of the pods that ask',
+      'm',
+    ),
+  );
+  const unjudged = await check(
+    objects.filter((o) => !(o.kind === 'ValidatingAdmissionPolicyBinding' && /-entitlements-/.test(nameOf(o)))),
+  );
+  t.regex(
+    unjudged.stdout,
+    new RegExp(
+      '^warn\\s+admission policy\\s+sfd-sidecar-keystore-mounts has parameters \\(the entitlement policy\\) ' +
+        'but no entitlement binding reads them',
+      'm',
+    ),
+  );
+  const only = await check(
+    objects.filter((o) => !(o.kind === 'ValidatingAdmissionPolicyBinding' && !/-entitlements-/.test(nameOf(o)))),
+  );
+  t.is(only.code, 1);
+  t.regex(only.stdout, /^fail\s+admission policy\s+no binding of sfd-sidecar-keystore-mounts judges every pod/m);
+});
+
+const nameOf = (object: Json): string => String((object.metadata as Json).name);
+
 test('a pod that asked and runs without the sidecar, and one on another image, name the restart', async (t) => {
   const objects = [
     ...(await healthy()),

@@ -77,8 +77,8 @@ async function carrying(name: string, profile: string): Promise<object> {
 
 /**
  * Creates the pod. Right after the chart installs, the policy's parameters are not loaded yet and its
- * binding refuses every pod it matches (it denies without them), even one that reads no key store:
- * that answer is asked again until the API server has them.
+ * entitlement bindings refuse every pod that asks for the sidecar (they deny without them), even one
+ * that reads no key store: that answer is asked again until the API server has them.
  */
 async function createOnceParamsLoaded(namespace: string, object: object): Promise<Ran> {
   const deadline = Date.now() + 60_000;

@@ -5,6 +5,7 @@
 // a valid Pod, the model of the API server's CEL that the other tiers use decides as the server does.
 import test from 'ava';
 import { parse } from 'yaml';
+import type { BoundPolicy, PolicyBinding } from '../helpers/admission-bindings.js';
 import type { PolicySpec } from '../helpers/admission-policy.js';
 import { admitPod } from '../helpers/admission-chain.js';
 import { runCli } from '../helpers/cli-process.js';
@@ -21,14 +22,21 @@ const VALUES = [
 ];
 
 let chart: InstalledChart;
-let policy: PolicySpec;
+let policy: BoundPolicy;
 let params: unknown;
 const namespaces = new Map<string, string>();
 
 test.before(async () => {
   chart = await installChart(VALUES);
-  policy = (await getJson<{ spec: PolicySpec }>(['get', 'validatingadmissionpolicy', `${RELEASE}-keystore-mounts`]))
-    .spec;
+  const name = `${RELEASE}-keystore-mounts`;
+  const bindings = await getJson<{ items: (PolicyBinding & { spec: { policyName: string } })[] }>([
+    'get',
+    'validatingadmissionpolicybindings',
+  ]);
+  policy = {
+    policy: (await getJson<{ spec: PolicySpec }>(['get', 'validatingadmissionpolicy', name])).spec,
+    bindings: bindings.items.filter((b) => b.spec.policyName === name),
+  };
   params = await getJson(['-n', RELEASE_NAMESPACE, 'get', 'configmap', `${RELEASE}-entitlements`]);
   // The account every hostile pod runs as, in each namespace they are tried in.
   for (const namespace of [
@@ -81,8 +89,8 @@ interface Verdict {
 
 /**
  * The API server's answer to creating the pod (a dry run). Right after the chart installs, the policy's
- * parameters are not loaded yet and it refuses every key store reader (its binding denies without
- * them): such an answer is asked again until the API server has them.
+ * parameters are not loaded yet and its entitlement bindings refuse every pod that asks for the sidecar
+ * (they deny without them): such an answer is asked again until the API server has them.
  */
 async function serverVerdict(pod: Pod, namespace: string): Promise<Verdict> {
   const deadline = Date.now() + 60_000;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import test from 'ava';
 import { parse, parseAllDocuments } from 'yaml';
 import { admitPod, type ChainCluster } from '../helpers/admission-chain.js';
+import { renderedBoundPolicy } from '../helpers/admission-bindings.js';
 import { DEFAULTS } from '../helpers/injection.js';
 import {
   refusals,
@@ -42,6 +43,7 @@ import { repositoryOf } from '../../src/injection/decide/sidecar-deviations.js';
 import { VERSION } from '../../src/version.js';
 
 const POLICY = renderedPolicy('webhook.excludeNamespaces={legacy}');
+const BOUND = renderedBoundPolicy('webhook.excludeNamespaces={legacy}');
 const admitted = (input: AdmissionInput) => refusals(POLICY, input);
 
 const TEMPLATE_PATHS: Record<string, string[]> = {
@@ -67,7 +69,7 @@ const chain = (automount?: boolean): ChainCluster => ({
   ...(automount === undefined ? {} : { accountAutomount: automount }),
   webhooks: renderedWebhooks('webhook.excludeNamespaces={legacy}'),
   injector: { defaults: DEFAULTS },
-  admissionPolicy: POLICY,
+  admissionPolicy: BOUND,
 });
 
 test('every pod inject makes from the corpora, and the webhook from their templates, passes admission', async (t) => {

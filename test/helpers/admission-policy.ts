@@ -11,6 +11,7 @@ import type { ChainWebhook } from './admission-chain.js';
 import type { Selector } from './label-selector.js';
 
 export interface PolicySpec {
+  readonly paramKind?: { apiVersion: string; kind: string };
   readonly variables: { name: string; expression: string }[];
   readonly validations: { expression: string; message: string }[];
 }
@@ -43,6 +44,13 @@ export function renderedParams(...setValues: string[]): { data: Record<string, s
 }
 
 function renderedObject(template: string, kind: string, setValues: string[]): { spec: PolicySpec } {
+  const object = renderedObjects(template, kind, setValues)[0];
+  if (!object) throw new Error(`no ${kind} rendered`);
+  return object as { spec: PolicySpec };
+}
+
+/** Every object of the kind the template renders with the values, in the order it renders them. */
+export function renderedObjects(template: string, kind: string, setValues: readonly string[]): unknown[] {
   const args = [
     'template',
     'r',
@@ -55,11 +63,9 @@ function renderedObject(template: string, kind: string, setValues: string[]): { 
   for (const value of setValues) args.push('--set', value);
   const result = runTool(kubeTool('helm'), [...args, '--show-only', template]);
   if (result.code !== 0) throw new Error(result.stderr);
-  const object = parseAllDocuments(result.stdout)
-    .map((d) => d.toJS() as { kind: string; spec: PolicySpec })
-    .find((o) => o.kind === kind);
-  if (!object) throw new Error(`no ${kind} rendered`);
-  return object;
+  return parseAllDocuments(result.stdout)
+    .map((d) => d.toJS() as { kind: string } | null)
+    .filter((o) => o?.kind === kind);
 }
 
 export interface AdmissionInput {
@@ -69,7 +75,7 @@ export interface AdmissionInput {
   readonly namespace?: string;
   /** The labels of the pod's namespace. */
   readonly namespaceLabels?: Record<string, string>;
-  /** The policy's parameters, when it has a paramKind. */
+  /** The parameters of the binding judging it; null or absent for a binding without a paramRef. */
   readonly params?: unknown;
 }
 

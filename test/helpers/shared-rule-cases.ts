@@ -113,6 +113,9 @@ export const SHARED_RULES: Readonly<Record<string, readonly RuleCase[]>> = {
       delete volume.emptyDir;
       volume.persistentVolumeClaim = { claimName: 'shared' };
     }),
+    refused('its key store mount with a mountPropagation of its own', (p) => {
+      setField(mountsOf(p)[0]!, 'mountPropagation', 'None');
+    }),
     admitted('its mounts listed the other way round', (p) => {
       sidecarOf(p).volumeMounts = [...mountsOf(p)].reverse();
     }),
@@ -149,6 +152,7 @@ export const SHARED_RULES: Readonly<Record<string, readonly RuleCase[]>> = {
     refused('privilege escalation', (p) => setField(securityOf(p), 'allowPrivilegeEscalation', true)),
     refused('a capability added', (p) => (securityOf(p).capabilities!.add = ['NET_BIND_SERVICE'])),
     refused('capabilities not dropped', (p) => delete securityOf(p).capabilities),
+    refused('all capabilities dropped in lower case', (p) => (securityOf(p).capabilities!.drop = ['all'])),
     refused('a writable root filesystem', (p) => setField(securityOf(p), 'readOnlyRootFilesystem', false)),
     refused('root', (p) => (securityOf(p).runAsUser = 0)),
     refused('runAsNonRoot taken away', (p) => delete securityOf(p).runAsNonRoot),

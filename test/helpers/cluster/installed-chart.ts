@@ -28,6 +28,8 @@ export interface InstalledChart {
   startInjector(): Promise<void>;
   /** The injector's log so far (envtest only; a cluster's is in its pods). */
   injectorLog(): string;
+  /** helm upgrade with the release's values and `values` over them; the webhooks still reach the injector. */
+  upgrade(values?: readonly string[]): Promise<void>;
   uninstall(): Promise<void>;
 }
 
@@ -81,6 +83,20 @@ export async function installChart(values: readonly string[] = []): Promise<Inst
   return chart;
 }
 
+async function upgradeOrThrow(values: readonly string[] = []): Promise<void> {
+  const sets = values.flatMap((value) => ['--set', value]);
+  const upgraded = await helm([
+    'upgrade',
+    RELEASE,
+    'helm/sfd-sidecar',
+    '-n',
+    RELEASE_NAMESPACE,
+    '--reuse-values',
+    ...sets,
+  ]);
+  if (upgraded.code !== 0) throw new Error(`helm upgrade: ${upgraded.stderr}`);
+}
+
 async function installOrThrow(sets: string[]): Promise<void> {
   const installed = await helm([
     'install',
@@ -115,6 +131,7 @@ function inCluster(): InstalledChart {
     },
     startInjector: () => scale(2),
     injectorLog: () => '',
+    upgrade: upgradeOrThrow,
     uninstall: async () => void (await helm(['uninstall', RELEASE, '-n', RELEASE_NAMESPACE, '--wait'])),
   };
 }
@@ -218,7 +235,8 @@ async function localInjector(tls: ServingCertificate): Promise<InstalledChart> {
     SFD_INJECTOR_LISTEN: `127.0.0.1:${webhookPort}`,
     SFD_ADMIN_LISTEN: `127.0.0.1:${adminPort}`,
   };
-  await pointWebhooksAt(`https://127.0.0.1:${webhookPort}`);
+  const base = `https://127.0.0.1:${webhookPort}`;
+  await pointWebhooksAt(base);
   let child: ChildProcess | null = null;
   let log = '';
   const stop = async () => {
@@ -246,6 +264,12 @@ async function localInjector(tls: ServingCertificate): Promise<InstalledChart> {
     },
     stopInjector: stop,
     injectorLog: () => log,
+    async upgrade(values = []) {
+      // helm patches the configuration it rendered: with a URL in place of the Service, both would be set.
+      await restoreRenderedWebhooks();
+      await upgradeOrThrow(values);
+      await pointWebhooksAt(base);
+    },
     async uninstall() {
       await stop();
       await helm(['uninstall', RELEASE, '-n', RELEASE_NAMESPACE, '--wait']);
@@ -265,5 +289,15 @@ async function pointWebhooksAt(base: string): Promise<void> {
     delete webhook.clientConfig.service;
     webhook.clientConfig.url = `${base}${path}`;
   }
+  await kubectlOk(['replace', '-f', '-'], JSON.stringify(config));
+}
+
+/** The chart's webhook configuration as the release rendered it, its Service in place of the URL. */
+async function restoreRenderedWebhooks(): Promise<void> {
+  const manifest = (await helm(['get', 'manifest', RELEASE, '-n', RELEASE_NAMESPACE])).stdout;
+  const config = parseAllDocuments(manifest)
+    .map((d) => d.toJS() as RenderedObject | null)
+    .find((o) => o?.kind === 'MutatingWebhookConfiguration');
+  if (!config) throw new Error('the release renders no MutatingWebhookConfiguration');
   await kubectlOk(['replace', '-f', '-'], JSON.stringify(config));
 }

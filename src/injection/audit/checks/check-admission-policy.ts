@@ -1,11 +1,95 @@
-// The chart's key store admission policy and its binding: without them, a pod that never asks for the
-// sidecar can mount the key store, and a look-alike sidecar is admitted.
+// The chart's key store admission policy and its bindings: without them, a pod that never asks for the
+// sidecar can mount the key store, and a look-alike sidecar is admitted. With an entitlement policy the
+// policy has parameters (a paramKind) and is bound twice over: once without parameters for every pod,
+// and by entitlement bindings that read the grants for the pods that ask for the sidecar only, so that
+// while the grants' ConfigMap is missing the API server refuses those pods and no other.
 import { isRecord } from '../../../text/is-record.js';
+import type { KubeObject } from '../../manifests/pod-templates.js';
 import type { ClusterInput } from '../cluster/cluster-input.js';
 import type { InjectorInstall } from '../cluster/injector-install.js';
 import { notChecked, type CheckResult } from './check-result.js';
 
 const CHECK = 'admission policy';
+
+interface Bound {
+  readonly name: string;
+  readonly policy: KubeObject;
+  readonly bindings: readonly KubeObject[];
+  readonly fix: string;
+}
+
+const specOf = (object: KubeObject): Record<string, unknown> => (isRecord(object.spec) ? object.spec : {});
+const nameOf = (object: KubeObject): string => (typeof object.metadata?.name === 'string' ? object.metadata.name : '');
+const readsParams = (binding: KubeObject): boolean => isRecord(specOf(binding).paramRef);
+const judgesEveryPod = (binding: KubeObject): boolean => !isRecord(specOf(binding).matchResources);
+const actionsOf = (binding: KubeObject): unknown[] => {
+  const actions = specOf(binding).validationActions;
+  return Array.isArray(actions) ? actions : [];
+};
+const names = (bindings: readonly KubeObject[]): string => bindings.map(nameOf).join(', ');
+
+/** The rules in order: the first that finds something wrong gives the line. */
+const RULES: readonly ((bound: Bound) => CheckResult | null)[] = [
+  function unbound({ name, bindings, fix }) {
+    if (bindings.length > 0) return null;
+    return { check: CHECK, status: 'fail', detail: `the policy ${name} has no binding, so it is not in force`, fix };
+  },
+  function notEveryPod({ name, bindings, fix }) {
+    if (bindings.some(judgesEveryPod)) return null;
+    return {
+      check: CHECK,
+      status: 'fail',
+      detail:
+        `no binding of ${name} judges every pod (${names(bindings)} match some pods only): ` +
+        'a pod that does not ask for the sidecar may mount the key store Secret',
+      fix,
+    };
+  },
+  function notDenying({ name, bindings, fix }) {
+    const lenient = bindings.filter((b) => !actionsOf(b).includes('Deny'));
+    if (lenient.length === 0) return null;
+    const actions = actionsOf(lenient[0]!).join(', ') || 'none';
+    return {
+      check: CHECK,
+      status: 'warn',
+      detail: `the binding ${names(lenient)} of ${name} does not deny (validationActions ${actions})`,
+      fix,
+    };
+  },
+  function everyPodWaitsForParams({ name, bindings, fix }) {
+    const waiting = bindings.filter((b) => judgesEveryPod(b) && readsParams(b));
+    if (waiting.length === 0) return null;
+    return {
+      check: CHECK,
+      status: 'warn',
+      detail:
+        `the binding ${names(waiting)} of ${name} reads parameters for every pod: while the API server has not ` +
+        'got its ConfigMap, every pod it matches in the cluster is refused',
+      fix,
+    };
+  },
+  function grantsUnjudged({ name, policy, bindings, fix }) {
+    if (!isRecord(specOf(policy).paramKind) || bindings.some(readsParams)) return null;
+    return {
+      check: CHECK,
+      status: 'warn',
+      detail:
+        `${name} has parameters (the entitlement policy) but no entitlement binding reads them: ` +
+        'the API server does not judge the profiles a key store reader signs with',
+      fix,
+    };
+  },
+];
+
+function described({ name, bindings }: Bound): string {
+  const every = bindings.filter(judgesEveryPod);
+  const entitled = bindings.filter(readsParams);
+  if (entitled.length === 0) return `${name} is bound and denies: ${names(every)} judges every pod`;
+  return (
+    `${name} is bound and denies: ${names(every)} judges every pod; ${names(entitled)} ` +
+    'judge the entitlements of the pods that ask for the sidecar'
+  );
+}
 
 export function checkAdmissionPolicy(cluster: ClusterInput, injectors: readonly InjectorInstall[]): CheckResult[] {
   const missing = notChecked(CHECK, ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding'], cluster.kinds);
@@ -15,25 +99,20 @@ export function checkAdmissionPolicy(cluster: ClusterInput, injectors: readonly 
     const fix =
       `helm upgrade RELEASE -n ${injector.namespace} --reuse-values --set admissionPolicy.enabled=true ` +
       '(Kubernetes 1.30+)';
-    if (!cluster.admissionPolicies.some((p) => p.metadata?.name === name))
+    const policy = cluster.admissionPolicies.find((p) => p.metadata?.name === name);
+    if (policy === undefined)
       return {
         check: CHECK,
         status: 'fail',
         detail: `no ValidatingAdmissionPolicy ${name}: any pod may mount the key store Secret`,
         fix,
       };
-    const binding = cluster.policyBindings.find((b) => isRecord(b.spec) && b.spec.policyName === name);
-    if (binding === undefined)
-      return { check: CHECK, status: 'fail', detail: `the policy ${name} has no binding, so it is not in force`, fix };
-    const actions =
-      isRecord(binding.spec) && Array.isArray(binding.spec.validationActions) ? binding.spec.validationActions : [];
-    if (!actions.includes('Deny'))
-      return {
-        check: CHECK,
-        status: 'warn',
-        detail: `the binding of ${name} does not deny (validationActions ${actions.join(', ') || 'none'})`,
-        fix,
-      };
-    return { check: CHECK, status: 'ok', detail: `${name} is bound and denies` };
+    const bindings = cluster.policyBindings.filter((b) => specOf(b).policyName === name);
+    const bound = { name, policy, bindings, fix };
+    for (const rule of RULES) {
+      const found = rule(bound);
+      if (found) return found;
+    }
+    return { check: CHECK, status: 'ok', detail: described(bound) };
   });
 }
