@@ -72,35 +72,35 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const r = new SettingReader(values, deps, deps.sources);
   // Every setting is read before the problems are reported, so that all of them are.
   const settings = {
-    profile: r.value('profile'),
-    keyExpiryWarningDays: r.value('keyExpiryWarningDays'),
+    profile: r.value(SETTINGS.profile),
+    keyExpiryWarningDays: r.value(SETTINGS.keyExpiryWarningDays),
     signing: r.signingOptions(),
-    upstreamTimeoutMs: r.value('upstreamTimeoutMs'),
-    shutdownDelayMs: r.value('shutdownDelayMs'),
-    shutdownTimeoutMs: r.value('shutdownTimeoutMs'),
-    logLevel: r.value('logLevel'),
-    requestLog: r.value('requestLog'),
+    upstreamTimeoutMs: r.value(SETTINGS.upstreamTimeoutMs),
+    shutdownDelayMs: r.value(SETTINGS.shutdownDelayMs),
+    shutdownTimeoutMs: r.value(SETTINGS.shutdownTimeoutMs),
+    logLevel: r.value(SETTINGS.logLevel),
+    requestLog: r.value(SETTINGS.requestLog),
   };
-  const reloadIntervalMs = r.value('keystoreReloadIntervalMs');
-  const debounceMs = r.value('keystoreDebounceMs');
-  const upstream = r.value('upstreamUrl');
-  const listen = r.value('listen');
-  const adminListen = r.value('adminListen');
-  const maxBodyBytes = r.value('maxBodyBytes');
-  const upstreamCa = r.file('upstreamCaFile', FILE_LIMITS.caBundle);
+  const reloadIntervalMs = r.value(SETTINGS.keystoreReloadIntervalMs);
+  const debounceMs = r.value(SETTINGS.keystoreDebounceMs);
+  const upstream = r.value(SETTINGS.upstreamUrl);
+  const listen = r.value(SETTINGS.listen);
+  const adminListen = r.value(SETTINGS.adminListen);
+  const maxBodyBytes = r.value(SETTINGS.maxBodyBytes);
+  const upstreamCa = r.file(SETTINGS.upstreamCaFile, FILE_LIMITS.caBundle);
   const caProblem = upstreamCa === null ? null : caBundleProblem(upstreamCa);
   if (caProblem) r.problems.push(`${SETTINGS.upstreamCaFile.env}: ${caProblem}`);
   const egress = readEgressProxy(r);
-  const profileHeader = r.value('profileHeader') ?? null;
-  const allowedProfiles = r.value('allowedProfiles') ?? [];
+  const profileHeader = r.value(SETTINGS.profileHeader) ?? null;
+  const allowedProfiles = r.value(SETTINGS.allowedProfiles) ?? [];
   // Read before the problems are judged: a limit that cannot be read must stop the start, never lift.
-  const operations = r.value('operations') ?? null;
+  const operations = r.value(SETTINGS.operations) ?? null;
   if (profileHeader !== null && allowedProfiles.length === 0) {
     r.problems.push(
       `${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`,
     );
   }
-  if (profileHeader === null && r.isSet('allowedProfiles')) {
+  if (profileHeader === null && r.isSet(SETTINGS.allowedProfiles)) {
     r.problems.push(
       `${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`,
     );
@@ -113,8 +113,8 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     ...(notify ? [['notifyListen', notify.listen] as const] : []),
   ]);
 
-  const keystorePath = r.raw('keystoreFile')?.trim();
-  const demo = !deps.production && !r.isSet('upstreamUrl') && !r.keyConfigured() && keystorePath === undefined;
+  const keystorePath = r.raw(SETTINGS.keystoreFile)?.trim();
+  const demo = !deps.production && !r.isSet(SETTINGS.upstreamUrl) && !r.keyConfigured() && keystorePath === undefined;
   let keySource: KeySource = { kind: 'demo' };
   if (keystorePath !== undefined) {
     if (r.keyConfigured()) {
@@ -126,7 +126,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     }
     keySource = { kind: 'keystore', path: keystorePath, reloadIntervalMs, debounceMs };
   } else if (!demo) {
-    if (!r.isSet('upstreamUrl')) {
+    if (!r.isSet(SETTINGS.upstreamUrl)) {
       const why = deps.production
         ? 'NODE_ENV=production never falls back to the demo'
         : 'the demo runs only when no key is configured';
