@@ -77,79 +77,11 @@ export interface RunningSidecar {
 
 export async function startSidecar(options: SidecarOptions): Promise<RunningSidecar> {
   const limits = options.limits ?? DEFAULT_LIMITS;
-  // https-proxy-agent (with debug) is loaded only when an egress proxy is configured.
-  const tunnelAgent = options.egressProxy ? await import('./outbound/tunnel-agent.js') : null;
-  const forwarders = createForwarderPool({
-    timeoutMs: options.upstreamTimeoutMs,
-    ca: options.upstreamCa,
-    maxSockets: limits.upstreamMaxSockets,
-    egressProxy: options.egressProxy ?? null,
-    ...(tunnelAgent ? { createTunnelAgent: tunnelAgent.createTunnelAgent } : {}),
-  });
-  options.metrics.observeUpstreamConnections(() => forwarders.connections());
-  const profileHeader = options.profileHeader?.toLowerCase() ?? null;
-  const profiles = {
-    ring: options.ring,
-    defaultProfile: options.defaultProfile,
-    header: profileHeader,
-    allowed: options.allowedProfiles,
-    defaultUpstream: options.defaultUpstream,
-    signing: options.signing,
-  };
-  const observer = createProxyObserver(options.metrics, options.now);
-  const observed = { metrics: options.metrics, logger: options.logger, now: options.now };
-  const bodyBudget = createBodyBudget(limits.maxBufferedBodyBytes);
-  options.metrics.observeBufferedBodyBytes(() => bodyBudget.inUse());
-  const handler = createProxyHandler({
-    resolveProfile: createProfileResolver(profiles),
-    profileHeader,
-    maxBodyBytes: options.maxBodyBytes,
-    bodyBudget,
-    sign: createRequestSigner({ now: options.now, nextNonce: options.nextNonce }),
-    forwarders,
-    logger: options.logger,
-    now: options.now,
-    observer,
-    limits,
-    requestLog: options.requestLog,
-    operationLimits: operationLimitsOf(options.operations ?? null),
-  });
-  const proxyServer = createHttpServer(createProxyApp(handler), {
-    onUnparsable: unparsableAnswer,
-    bypass: signingBypass(handler, (outgoing) => sendErrorAnswer(outgoing, unparsableAnswer())),
-    // Slow or oversized request heads are refused by Node's parser (408 after the timeouts, 431 beyond
-    // the size), answered with the catalog's error, logged and counted.
-    onParserRefusal: catalogRefusalAnswer({
-      logger: options.logger,
-      listener: 'signing',
-      count: (code) => observer.sidecarError(code),
-      allow: SIGNING_LISTENER_METHODS,
-    }),
-    serverOptions: callerLimitOptions(limits),
-    continueOnRead: true,
-    connections: observeConnections({
-      ...observed,
-      listener: 'signing',
-      setting: SETTINGS.maxConnections.env,
-      maxConnections: limits.maxConnections,
-    }),
-  });
-  let proxyBound = false;
-  let shuttingDown = false;
-  const readiness = (): Readiness => {
-    const reasons: string[] = [];
-    if (shuttingDown) reasons.push('shutting down');
-    if (!proxyBound) reasons.push('the signing listener is not bound');
-    reasons.push(...defaultProfileProblems(options));
-    const status = options.ring.status();
-    const keystore = {
-      lastSuccessAt: status.lastSuccessAt === null ? null : new Date(status.lastSuccessAt).toISOString(),
-      ...(status.lastError
-        ? { lastError: { at: new Date(status.lastError.at).toISOString(), problems: status.lastError.problems } }
-        : {}),
-    };
-    return { ready: reasons.length === 0, reasons, keystore };
-  };
+  const forwarders = await createForwarders(options, limits);
+  const profiles = profileSourceOf(options);
+  const proxyServer = createSigningServer(options, limits, forwarders, profiles);
+  const state = { proxyBound: false, shuttingDown: false };
+  const readiness = readinessOf(options, state);
   const signable = signableProfiles(profiles);
   options.metrics.observeKeys({
     keys: () => keyStates(options, signable),
@@ -173,7 +105,123 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
     forwarders.close();
     throw error;
   }
-  proxyBound = true;
+  state.proxyBound = true;
+  logListening(options, proxyAddress, adminAddress);
+
+  return {
+    proxyAddress,
+    adminAddress,
+    forwarders,
+    readiness,
+    announceShutdown() {
+      state.shuttingDown = true;
+    },
+    async close(drainMs) {
+      state.proxyBound = false;
+      await closeGracefully(proxyServer, drainMs);
+      await closeGracefully(adminServer, 0);
+      forwarders.close();
+    },
+  };
+}
+
+/** The upstream connection pools, counted in the metrics. */
+async function createForwarders(options: SidecarOptions, limits: Limits): Promise<ForwarderPool> {
+  // https-proxy-agent (with debug) is loaded only when an egress proxy is configured.
+  const tunnelAgent = options.egressProxy ? await import('./outbound/tunnel-agent.js') : null;
+  const forwarders = createForwarderPool({
+    timeoutMs: options.upstreamTimeoutMs,
+    ca: options.upstreamCa,
+    maxSockets: limits.upstreamMaxSockets,
+    egressProxy: options.egressProxy ?? null,
+    ...(tunnelAgent ? { createTunnelAgent: tunnelAgent.createTunnelAgent } : {}),
+  });
+  options.metrics.observeUpstreamConnections(() => forwarders.connections());
+  return forwarders;
+}
+
+/** Where a request's profile comes from: the key ring, the default, the caller's header and the allowed set. */
+function profileSourceOf(options: SidecarOptions) {
+  return {
+    ring: options.ring,
+    defaultProfile: options.defaultProfile,
+    header: options.profileHeader?.toLowerCase() ?? null,
+    allowed: options.allowedProfiles,
+    defaultUpstream: options.defaultUpstream,
+    signing: options.signing,
+  };
+}
+
+/** The signing listener's server: the proxy handler behind the caller limits and the parser's refusals. */
+function createSigningServer(
+  options: SidecarOptions,
+  limits: Limits,
+  forwarders: ForwarderPool,
+  profiles: ReturnType<typeof profileSourceOf>,
+) {
+  const observer = createProxyObserver(options.metrics, options.now);
+  const bodyBudget = createBodyBudget(limits.maxBufferedBodyBytes);
+  options.metrics.observeBufferedBodyBytes(() => bodyBudget.inUse());
+  const handler = createProxyHandler({
+    resolveProfile: createProfileResolver(profiles),
+    profileHeader: profiles.header,
+    maxBodyBytes: options.maxBodyBytes,
+    bodyBudget,
+    sign: createRequestSigner({ now: options.now, nextNonce: options.nextNonce }),
+    forwarders,
+    logger: options.logger,
+    now: options.now,
+    observer,
+    limits,
+    requestLog: options.requestLog,
+    operationLimits: operationLimitsOf(options.operations ?? null),
+  });
+  return createHttpServer(createProxyApp(handler), {
+    onUnparsable: unparsableAnswer,
+    bypass: signingBypass(handler, (outgoing) => sendErrorAnswer(outgoing, unparsableAnswer())),
+    // Slow or oversized request heads are refused by Node's parser (408 after the timeouts, 431 beyond
+    // the size), answered with the catalog's error, logged and counted.
+    onParserRefusal: catalogRefusalAnswer({
+      logger: options.logger,
+      listener: 'signing',
+      count: (code) => observer.sidecarError(code),
+      allow: SIGNING_LISTENER_METHODS,
+    }),
+    serverOptions: callerLimitOptions(limits),
+    continueOnRead: true,
+    connections: observeConnections({
+      metrics: options.metrics,
+      logger: options.logger,
+      now: options.now,
+      listener: 'signing',
+      setting: SETTINGS.maxConnections.env,
+      maxConnections: limits.maxConnections,
+    }),
+  });
+}
+
+/** /readyz: ready unless shutting down, the signing listener unbound, or the default profile unusable. */
+function readinessOf(
+  options: SidecarOptions,
+  state: { readonly proxyBound: boolean; readonly shuttingDown: boolean },
+): () => Readiness {
+  return () => {
+    const reasons: string[] = [];
+    if (state.shuttingDown) reasons.push('shutting down');
+    if (!state.proxyBound) reasons.push('the signing listener is not bound');
+    reasons.push(...defaultProfileProblems(options));
+    const status = options.ring.status();
+    const keystore = {
+      lastSuccessAt: status.lastSuccessAt === null ? null : new Date(status.lastSuccessAt).toISOString(),
+      ...(status.lastError
+        ? { lastError: { at: new Date(status.lastError.at).toISOString(), problems: status.lastError.problems } }
+        : {}),
+    };
+    return { ready: reasons.length === 0, reasons, keystore };
+  };
+}
+
+function logListening(options: SidecarOptions, proxyAddress: AddressInfo, adminAddress: AddressInfo): void {
   options.logger.info('listening', {
     version: VERSION,
     signing: formatAddress(proxyAddress),
@@ -191,22 +239,6 @@ export async function startSidecar(options: SidecarOptions): Promise<RunningSide
       },
     );
   }
-
-  return {
-    proxyAddress,
-    adminAddress,
-    forwarders,
-    readiness,
-    announceShutdown() {
-      shuttingDown = true;
-    },
-    async close(drainMs) {
-      proxyBound = false;
-      await closeGracefully(proxyServer, drainMs);
-      await closeGracefully(adminServer, 0);
-      forwarders.close();
-    },
-  };
 }
 
 /** Whether upstreams go through the egress proxy, and which (without its credentials). */

@@ -1,5 +1,6 @@
 // `npm run layers`: checks src/ against the rules in layers.ts (which part imports which, which module
-// owns each library, who reads `process`) and that no module imports itself back through others.
+// owns each library, who reads `process`) and that no module, nor any folder, imports itself back
+// through others.
 // Imports are read with TypeScript's own pre-processor, type-only ones included: a circle of types is
 // still a circle for the reader. Prints each breach and exits 1; prints nothing when all hold.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -48,7 +49,32 @@ export function layerBreaches(modules: readonly Module[]): string[] {
       breaches.push(`${module.path} reads process; only ${PROCESS_OWNER} may`);
   }
   for (const cycle of importCycles(imports)) breaches.push(`import cycle: ${cycle.join(' -> ')}`);
+  for (const cycle of importCycles(folderImports(imports)))
+    breaches.push(`import cycle between folders: ${cycle.join(' -> ')}`);
   return breaches;
+}
+
+/**
+ * Which folders import which, from the modules' imports: a folder is read as one unit, so two folders
+ * that import each other are a circle even when no single module is on it. A file at the top of src/
+ * stands for itself, as in the layering.
+ */
+export function folderImports(imports: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const module of imports.keys()) folders.set(folderOf(module), new Set());
+  for (const [module, targets] of imports) {
+    const from = folderOf(module);
+    for (const target of targets) {
+      const to = folderOf(target);
+      if (to !== from && folders.has(to)) folders.get(from)!.add(to);
+    }
+  }
+  return new Map([...folders].map(([folder, targets]) => [folder, [...targets].sort()]));
+}
+
+/** The folder a module is in, or the file itself at the top of src/. */
+function folderOf(path: string): string {
+  return path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : path;
 }
 
 /**

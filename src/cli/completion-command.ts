@@ -1,7 +1,7 @@
 // `sfd-sidecar completion bash|zsh|fish`: prints the shell's completion script on stdout.
 import type { CliIo } from '../command/cli-io.js';
 import type { CommandDescription } from './command-definition.js';
-import { COMPLETION_SHELLS, completionScript, type CompletionShell } from './completion/completion-scripts.js';
+import { COMPLETION_SHELLS, completionScript, type CompletionShell } from './completion-scripts.js';
 
 /** The commands come from the table that loads this module, which it cannot import back. */
 export function completionCommand(

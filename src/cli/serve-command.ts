@@ -31,18 +31,7 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
     sources: settings.sources,
   });
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
-  for (const warning of [...settings.warnings, ...config.warnings])
-    logger.warn('setting ignored or likely wrong', { warning });
-  if (config.egressProxyIgnored)
-    logger.warn("the pod's proxy setting is set aside", { reason: config.egressProxyIgnored });
-  // Threat model: whoever reaches the signing listener spends the key. Allowed (a setting may mean it),
-  // never quietly.
-  if (!isLoopback(config.listen.host)) {
-    logger.warn('the signing listener is not on loopback', {
-      listen: formatHostPort(config.listen.host, config.listen.port),
-      fix: `set ${SETTINGS.listen.env} to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key`,
-    });
-  }
+  warnAboutSettings(settings, config, logger);
   // The emulator (and zod, which its notification routes use) is loaded only for the demo: resident
   // memory a configured sidecar does not need.
   const emulator = config.demo
@@ -115,6 +104,22 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
     reloader?.stop();
     await emulator?.close();
     throw error;
+  }
+}
+
+/** Settings that are ignored, likely wrong, or set aside, and a signing listener others can reach. */
+function warnAboutSettings(settings: CommandSettings, config: Config, logger: Logger): void {
+  for (const warning of [...settings.warnings, ...config.warnings])
+    logger.warn('setting ignored or likely wrong', { warning });
+  if (config.egressProxyIgnored)
+    logger.warn("the pod's proxy setting is set aside", { reason: config.egressProxyIgnored });
+  // Threat model: whoever reaches the signing listener spends the key. Allowed (a setting may mean it),
+  // never quietly.
+  if (!isLoopback(config.listen.host)) {
+    logger.warn('the signing listener is not on loopback', {
+      listen: formatHostPort(config.listen.host, config.listen.port),
+      fix: `set ${SETTINGS.listen.env} to 127.0.0.1:PORT or [::1]:PORT: whoever reaches this port signs with the key`,
+    });
   }
 }
 

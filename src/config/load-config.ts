@@ -95,16 +95,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const allowedProfiles = r.value(SETTINGS.allowedProfiles) ?? [];
   // Read before the problems are judged: a limit that cannot be read must stop the start, never lift.
   const operations = r.value(SETTINGS.operations) ?? null;
-  if (profileHeader !== null && allowedProfiles.length === 0) {
-    r.problems.push(
-      `${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`,
-    );
-  }
-  if (profileHeader === null && r.isSet(SETTINGS.allowedProfiles)) {
-    r.problems.push(
-      `${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`,
-    );
-  }
+  profileChoiceProblems(r, profileHeader, allowedProfiles);
   const limits = readLimits(r, maxBodyBytes);
   const notify = readNotifyConfig(r, limits.maxHeaderBytes);
   sameAddressProblems(r, [
@@ -115,29 +106,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
 
   const keystorePath = r.raw(SETTINGS.keystoreFile)?.trim();
   const demo = !deps.production && !r.isSet(SETTINGS.upstreamUrl) && !r.keyConfigured() && keystorePath === undefined;
-  let keySource: KeySource = { kind: 'demo' };
-  if (keystorePath !== undefined) {
-    if (r.keyConfigured()) {
-      r.problems.push(
-        `${SETTINGS.keystoreFile.env} and ` +
-          `${SETTINGS.accessKeyId.env}/${SETTINGS.accessKeySecret.env}[_FILE]: set one kind of key ` +
-          `configuration, not both`,
-      );
-    }
-    keySource = { kind: 'keystore', path: keystorePath, reloadIntervalMs, debounceMs };
-  } else if (!demo) {
-    if (!r.isSet(SETTINGS.upstreamUrl)) {
-      const why = deps.production
-        ? 'NODE_ENV=production never falls back to the demo'
-        : 'the demo runs only when no key is configured';
-      r.problems.push(
-        `${SETTINGS.upstreamUrl.env}: required (${why}); an http:// or https:// base URL like ` +
-          `https://host[:port][/prefix]`,
-      );
-    }
-    const key = r.accessKey();
-    if (key) keySource = { kind: 'single', key };
-  }
+  const keySource = readKeySource(r, deps.production, { keystorePath, demo, reloadIntervalMs, debounceMs });
   r.assertValid();
 
   return Object.freeze({
@@ -158,6 +127,60 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     egressProxyIgnored: egress.ignored,
     warnings: Object.freeze([...r.warnings]),
   });
+}
+
+/** A caller's choice of profile by header needs the profiles it may choose, and those need the header. */
+function profileChoiceProblems(
+  r: SettingReader,
+  profileHeader: string | null,
+  allowedProfiles: readonly string[],
+): void {
+  if (profileHeader !== null && allowedProfiles.length === 0) {
+    r.problems.push(
+      `${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`,
+    );
+  }
+  if (profileHeader === null && r.isSet(SETTINGS.allowedProfiles)) {
+    r.problems.push(
+      `${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`,
+    );
+  }
+}
+
+/** Where the keys come from: a key store file, the one key of the settings, or the demo's. */
+function readKeySource(
+  r: SettingReader,
+  production: boolean,
+  {
+    keystorePath,
+    demo,
+    reloadIntervalMs,
+    debounceMs,
+  }: { keystorePath: string | undefined; demo: boolean; reloadIntervalMs: number; debounceMs: number },
+): KeySource {
+  if (keystorePath !== undefined) {
+    if (r.keyConfigured()) {
+      r.problems.push(
+        `${SETTINGS.keystoreFile.env} and ` +
+          `${SETTINGS.accessKeyId.env}/${SETTINGS.accessKeySecret.env}[_FILE]: set one kind of key ` +
+          `configuration, not both`,
+      );
+    }
+    return { kind: 'keystore', path: keystorePath, reloadIntervalMs, debounceMs };
+  } else if (!demo) {
+    if (!r.isSet(SETTINGS.upstreamUrl)) {
+      const why = production
+        ? 'NODE_ENV=production never falls back to the demo'
+        : 'the demo runs only when no key is configured';
+      r.problems.push(
+        `${SETTINGS.upstreamUrl.env}: required (${why}); an http:// or https:// base URL like ` +
+          `https://host[:port][/prefix]`,
+      );
+    }
+    const key = r.accessKey();
+    if (key) return { kind: 'single', key };
+  }
+  return { kind: 'demo' };
 }
 
 /**

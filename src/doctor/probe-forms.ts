@@ -89,21 +89,24 @@ export async function probeForms(
     ok('signature form', `accepted: ${accepted.map((a) => describeForm(a.form)).join(', ')} (all probes: ${summary})`),
   );
   checks.push(placement.check);
+  checks.push(settingsCheck(recommendation, configured));
+  return recommendation;
+}
+
+/** Whether the configured form is the one the gateway accepts, and the settings that make it so. */
+function settingsCheck(recommendation: SigningOptions, configured: SigningOptions): CheckResult {
   const matches = sameForm(recommendation, configured) && configured.queryPlacement === recommendation.queryPlacement;
   const settings =
     `${SETTINGS.signatureVersion.env}=${recommendation.signatureVersion}` +
     (recommendation.signatureVersion === '2' ? ` ${SETTINGS.v2StringShape.env}=${recommendation.v2StringShape}` : '') +
     ` ${SETTINGS.queryPlacement.env}=${recommendation.queryPlacement}`;
-  checks.push(
-    matches
-      ? ok('settings', `the configured form (${describeForm(configured)}) is accepted`)
-      : fail(
-          'settings',
-          `the configured form (${describeForm(configured)}) is not the one the gateway accepts`,
-          `set ${settings}`,
-        ),
-  );
-  return recommendation;
+  return matches
+    ? ok('settings', `the configured form (${describeForm(configured)}) is accepted`)
+    : fail(
+        'settings',
+        `the configured form (${describeForm(configured)}) is not the one the gateway accepts`,
+        `set ${settings}`,
+      );
 }
 
 /** The same scheme and, for scheme 2, the same shape (scheme 1 has no shapes). */

@@ -35,28 +35,9 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
     checks,
     recommendation,
   });
-  let config: Config;
-  try {
-    config = loadConfig(values, deps);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    checks.push(
-      fail('configuration', error.problems.join('; '), 'fix the settings named above (docs/configuration.md)'),
-    );
-    return done();
-  }
+  const config = checkedConfiguration(values, deps, checks);
+  if (!config) return done();
   const oddities = [...(deps.settingWarnings ?? []), ...config.warnings];
-  if (config.demo) {
-    checks.push(
-      fail(
-        'configuration',
-        'nothing is configured: serve would run the demo against the built-in emulator',
-        `set ${SETTINGS.upstreamUrl.env} and a key or key store`,
-      ),
-    );
-    return done();
-  }
-  checks.push(ok('configuration', 'the settings are valid'));
 
   const store = await loadStore(config, deps.readFileAsync, checks, oddities);
   if (oddities.length > 0)
@@ -117,4 +98,30 @@ export async function runDoctor(values: SettingValues, deps: DoctorDeps): Promis
   const secretOddity = oddities.find((o) => o.includes('whitespace'));
   const recommendation = await probeForms(prober, configured, upstream, key, checks, secretOddity);
   return done(recommendation);
+}
+
+/** The configuration and its check; null when serve could not sign with it (the check says why). */
+function checkedConfiguration(values: SettingValues, deps: DoctorDeps, checks: CheckResult[]): Config | null {
+  let config: Config;
+  try {
+    config = loadConfig(values, deps);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    checks.push(
+      fail('configuration', error.problems.join('; '), 'fix the settings named above (docs/configuration.md)'),
+    );
+    return null;
+  }
+  if (config.demo) {
+    checks.push(
+      fail(
+        'configuration',
+        'nothing is configured: serve would run the demo against the built-in emulator',
+        `set ${SETTINGS.upstreamUrl.env} and a key or key store`,
+      ),
+    );
+    return null;
+  }
+  checks.push(ok('configuration', 'the settings are valid'));
+  return config;
 }

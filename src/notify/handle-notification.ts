@@ -4,15 +4,16 @@
 // listed and kept in the dead-letter file (503 when it cannot keep them); a repeat of a delivered id is
 // acknowledged without delivery.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { SidecarError, SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
+import { SidecarError, SIDECAR_ERRORS } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { NotifyObserver, NotifyResult } from '../observability/notify-observer.js';
+import { answerError, answerJson, refuseNotification } from './relay-answers.js';
+import { answerInvalidNotification } from './answer-invalid-notification.js';
 import { readBody } from '../http/read-body.js';
-import { errorAnswer, JSON_CONTENT_TYPE, newTraceId, sendErrorAnswer } from '../http/error-answer.js';
 import type { DeadLetterWriter } from './dead-letter.js';
 import type { DeliveredIds } from './delivered-ids.js';
 import { admissionRefusal, type AdmissionRules } from './admit-notification.js';
-import { createDeliverOnce } from './deliver-once.js';
+import { createDeliverOnce, type DeliverOnce } from './deliver-once.js';
 import type { AppDelivery } from './deliver-to-app.js';
 import { checkNotification } from './check-notification.js';
 import type { Notification } from './notifications.js';
@@ -35,144 +36,112 @@ export interface NotifyRelayDeps extends AdmissionRules {
 export type NotificationHandler = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
 export function createNotificationHandler(deps: NotifyRelayDeps): NotificationHandler {
-  const { logger, observer } = deps;
-  const deliverOnce = createDeliverOnce(deps.delivery, deps.deliveredIds, (seconds) => observer.deliveryTook(seconds));
+  const relay: Relay = {
+    deps,
+    deliverOnce: createDeliverOnce(deps.delivery, deps.deliveredIds, (seconds) => deps.observer.deliveryTook(seconds)),
+    handling: 0,
+  };
+  return (incoming, outgoing) => {
+    handle(relay, incoming, outgoing).catch((error: unknown) => answerFailure(deps, outgoing, error));
+  };
+}
+
+/** The relay's state across notifications. */
+interface Relay {
+  readonly deps: NotifyRelayDeps;
+  readonly deliverOnce: DeliverOnce;
   /** Notifications whose body has arrived: being checked or delivered. */
-  let handling = 0;
+  handling: number;
+}
 
-  const answer = (outgoing: ServerResponse, status: number, body: unknown): void => {
-    const text = JSON.stringify(body);
-    outgoing.writeHead(status, { 'Content-Type': JSON_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(text) });
-    outgoing.end(text);
-  };
-  /** A catalog error with a trace id of the sidecar's own; returns it for the log line. */
-  const answerError = (
-    outgoing: ServerResponse,
-    spec: SidecarErrorSpec,
-    headers: Record<string, string> = {},
-  ): string => {
-    const answered = errorAnswer(spec, { headers });
-    sendErrorAnswer(outgoing, answered);
-    return answered.traceId;
-  };
-  const refuse = (
-    outgoing: ServerResponse,
-    spec: SidecarErrorSpec,
-    reason: string,
-    extra: Record<string, string> = {},
-  ): void => {
-    observer.notification('none', 'none', 'refused');
-    const sidecarTraceId = answerError(outgoing, spec, extra);
-    logger.warn('notification refused', { code: spec.code, reason, sidecarTraceId });
-  };
-
-  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const refusal = admissionRefusal(incoming, deps);
-    if (refusal) return refuse(outgoing, refusal.spec, refusal.reason, refusal.headers);
-    // Refused before its body is read when the relay is full: each notification in hand holds its body
-    // and parsed JSON. It is in hand once its body has arrived, so that callers sending slowly hold no
-    // place (the minimum rate cuts them off).
-    const full = (): boolean => handling >= deps.maxInflight;
-    const overloaded = (): void =>
-      refuse(
-        outgoing,
-        SIDECAR_ERRORS.Overloaded,
-        `${handling} notifications in hand (${SETTINGS.notifyMaxInflight.env})`,
-      );
-    if (full()) return overloaded();
-    const body = await readBody(incoming, outgoing, {
-      maxBytes: deps.maxBodyBytes,
-      minBytesPerSecond: deps.minBodyBytesPerSecond,
+async function handle(relay: Relay, incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+  const body = await admittedBody(relay, incoming, outgoing);
+  if (body === null) return;
+  const checked = checkNotification(body);
+  if (!checked.ok)
+    return answerInvalidNotification(relay.deps, outgoing, {
+      incoming,
+      body,
+      id: checked.id ?? null,
+      problems: checked.problems,
     });
-    if (full()) return overloaded();
-    handling += 1;
-    outgoing.on('close', () => (handling -= 1));
+  await deliver(relay, { incoming, outgoing, body }, checked.notification);
+}
 
-    const checked = checkNotification(body);
-    if (!checked.ok) return invalid(outgoing, incoming, body, checked.id ?? null, checked.problems);
-    const event = checked.notification;
-    const [type, status] = labelsOf(event);
+/** The body of a notification the relay takes in hand, or null when it is refused (and answered). */
+async function admittedBody(relay: Relay, incoming: IncomingMessage, outgoing: ServerResponse): Promise<Buffer | null> {
+  const { deps } = relay;
+  const refusal = admissionRefusal(incoming, deps);
+  if (refusal) {
+    refuseNotification(outgoing, refusal.spec, refusal.reason, deps, refusal.headers);
+    return null;
+  }
+  // Refused before its body is read when the relay is full: each notification in hand holds its body
+  // and parsed JSON. It is in hand once its body has arrived, so that callers sending slowly hold no
+  // place (the minimum rate cuts them off).
+  const full = (): boolean => relay.handling >= deps.maxInflight;
+  const overloaded = (): null => {
+    const reason = `${relay.handling} notifications in hand (${SETTINGS.notifyMaxInflight.env})`;
+    refuseNotification(outgoing, SIDECAR_ERRORS.Overloaded, reason, deps);
+    return null;
+  };
+  if (full()) return overloaded();
+  const body = await readBody(incoming, outgoing, {
+    maxBytes: deps.maxBodyBytes,
+    minBytesPerSecond: deps.minBodyBytesPerSecond,
+  });
+  if (full()) return overloaded();
+  relay.handling += 1;
+  outgoing.on('close', () => (relay.handling -= 1));
+  return body;
+}
 
-    const once = await deliverOnce(body, incoming.rawHeaders, event.id);
-    if (once.kind === 'already-delivered') {
-      observer.notification(type, status, 'duplicate');
-      logger.info('notification already delivered; acknowledged again', { notificationId: event.id, type: event.type });
-      return answer(outgoing, 200, { status: 'duplicate', id: event.id });
-    }
-    const { first, result } = once;
-    const outcome: NotifyResult = !result.delivered ? 'app_error' : first ? 'delivered' : 'duplicate';
-    observer.notification(type, status, outcome);
-    if (!result.delivered) {
-      const sidecarTraceId = answerError(outgoing, SIDECAR_ERRORS.AppUnavailable);
-      logger.warn('notification not accepted by the app; the service may send it again', {
-        notificationId: event.id,
-        type: event.type,
-        reason: result.reason,
-        sidecarTraceId,
-      });
-      return;
-    }
-    logger.info('notification delivered', {
+interface Exchange {
+  readonly incoming: IncomingMessage;
+  readonly outgoing: ServerResponse;
+  readonly body: Buffer;
+}
+
+/** Hands a valid event to the application once, and acknowledges the service only once it accepted. */
+async function deliver(relay: Relay, { incoming, outgoing, body }: Exchange, event: Notification): Promise<void> {
+  const { logger, observer } = relay.deps;
+  const [type, status] = labelsOf(event);
+  const once = await relay.deliverOnce(body, incoming.rawHeaders, event.id);
+  if (once.kind === 'already-delivered') {
+    observer.notification(type, status, 'duplicate');
+    logger.info('notification already delivered; acknowledged again', { notificationId: event.id, type: event.type });
+    return answerJson(outgoing, 200, { status: 'duplicate', id: event.id });
+  }
+  const { first, result } = once;
+  const outcome: NotifyResult = !result.delivered ? 'app_error' : first ? 'delivered' : 'duplicate';
+  observer.notification(type, status, outcome);
+  if (!result.delivered) {
+    const sidecarTraceId = answerError(outgoing, SIDECAR_ERRORS.AppUnavailable);
+    logger.warn('notification not accepted by the app; the service may send it again', {
       notificationId: event.id,
       type: event.type,
-      recordingStatus: status,
-      appStatus: result.status,
+      reason: result.reason,
+      sidecarTraceId,
     });
-    answer(outgoing, 200, { status: first ? 'delivered' : 'duplicate', id: event.id });
+    return;
   }
+  logger.info('notification delivered', {
+    notificationId: event.id,
+    type: event.type,
+    recordingStatus: status,
+    appStatus: result.status,
+  });
+  answerJson(outgoing, 200, { status: first ? 'delivered' : 'duplicate', id: event.id });
+}
 
-  async function invalid(
-    outgoing: ServerResponse,
-    incoming: IncomingMessage,
-    body: Buffer,
-    id: string | null,
-    problems: readonly string[],
-  ): Promise<void> {
-    observer.notification('none', 'none', 'invalid');
-    // One trace id for the answer and both of its log lines (the refusal, and a failure to keep it).
-    const sidecarTraceId = newTraceId();
-    logger.warn('notification invalid', { notificationId: id, problems: problems.join('; '), sidecarTraceId });
-    let kept = true;
-    if (deps.deadLetter) {
-      try {
-        await deps.deadLetter({
-          receivedAt: new Date(deps.now()).toISOString(),
-          id,
-          problems,
-          headers: headerRecord(incoming),
-          body: body.toString('utf8'),
-        });
-        observer.deadLetter('kept');
-      } catch (error) {
-        // The service publishes no retry policy, so after a 400 the file is the event's only copy: a 503
-        // asks for it again, by when the disk or the cap may have room. Nothing is lost.
-        kept = false;
-        observer.deadLetter('not_kept');
-        logger.error(
-          'could not keep the invalid notification in the dead-letter file; answered 503 so that the service ' +
-            'may send it again',
-          {
-            notificationId: id,
-            errorCode: (error as NodeJS.ErrnoException).code ?? 'unknown',
-            sidecarTraceId,
-          },
-        );
-      }
-    }
-    const spec = kept ? SIDECAR_ERRORS.NotificationInvalid : SIDECAR_ERRORS.NotificationNotKept;
-    sendErrorAnswer(outgoing, errorAnswer(spec, { traceId: sidecarTraceId, fields: { problems } }));
-  }
-
-  return (incoming, outgoing) => {
-    handle(incoming, outgoing).catch((error: unknown) => {
-      const spec = error instanceof SidecarError ? error.spec : SIDECAR_ERRORS.Internal;
-      observer.notification('none', 'none', 'refused');
-      const sidecarTraceId = outgoing.headersSent ? undefined : answerError(outgoing, spec, { Connection: 'close' });
-      if (error instanceof SidecarError)
-        logger.warn('notification refused', { code: spec.code, reason: error.message, sidecarTraceId });
-      else logger.error('notification relay failure', { errorMessage: (error as Error).message, sidecarTraceId });
-    });
-  };
+/** A notification the relay could not handle: refused when the answer has not started, and logged. */
+function answerFailure(deps: NotifyRelayDeps, outgoing: ServerResponse, error: unknown): void {
+  const spec = error instanceof SidecarError ? error.spec : SIDECAR_ERRORS.Internal;
+  deps.observer.notification('none', 'none', 'refused');
+  const sidecarTraceId = outgoing.headersSent ? undefined : answerError(outgoing, spec, { Connection: 'close' });
+  if (error instanceof SidecarError)
+    deps.logger.warn('notification refused', { code: spec.code, reason: error.message, sidecarTraceId });
+  else deps.logger.error('notification relay failure', { errorMessage: (error as Error).message, sidecarTraceId });
 }
 
 /** Bounded label values: the type and, for recordings, the status. */
@@ -180,11 +149,4 @@ function labelsOf(event: Notification): [string, string] {
   if ('unknown' in event) return ['other', 'none'];
   if (event.type === 'SYNC_STREAM_STATUS_EVENT') return [event.type, 'none'];
   return [event.type, event.data.status];
-}
-
-function headerRecord(incoming: IncomingMessage): Record<string, string> {
-  const record: Record<string, string> = {};
-  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2)
-    record[incoming.rawHeaders[i]!] = incoming.rawHeaders[i + 1]!;
-  return record;
 }

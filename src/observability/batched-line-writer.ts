@@ -19,6 +19,7 @@
 // Lines that wait below a full batch are written out by a timer that the first of them starts and the
 // write stops: an idle process has nothing pending and no timer, so logging never wakes it.
 import { writeSync } from 'node:fs';
+import { PendingLines } from './pending-lines.js';
 
 export interface BatchedLineWriter {
   write(line: string): void;
@@ -65,87 +66,28 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
   const sleep = options.sleep ?? defaultSleep;
   const schedule = options.schedule ?? defaultSchedule;
   let flushScheduled = false;
-  // Room for a full batch and the largest line that may start it (a UTF-16 code unit takes at most 3 bytes).
-  const buffer = Buffer.allocUnsafeSlow(Math.max(batchChars * 4, 64 * 1024));
-  let used = 0;
-  let bufferedLines = 0;
-  /**
-   * Bytes the destination has not taken yet (after EAGAIN or a short write), oldest first, written
-   * before the buffer. A queue, not one growing buffer: while a stalled reader refuses every write,
-   * each new batch is added once instead of copying the whole backlog again.
-   */
-  const unwritten: { bytes: Buffer; lines: number }[] = [];
-  let unwrittenBytes = 0;
+  const lines = new PendingLines(batchChars);
   let dropped = 0;
   let droppedReported = 0;
-
-  /** Encodes a line into the buffer; one too long for the room left goes after the buffer, on its own. */
-  function put(line: string): void {
-    if (used + line.length * 3 > buffer.length) queueBuffer();
-    if (line.length * 3 > buffer.length) {
-      const bytes = Buffer.from(line);
-      unwritten.push({ bytes, lines: 1 });
-      unwrittenBytes += bytes.length;
-      return;
-    }
-    used += buffer.write(line, used, 'utf8');
-    bufferedLines += 1;
-  }
-
-  /** The buffer's lines join the end of the queue as a copy, and the buffer is free again. */
-  function queueBuffer(): void {
-    if (used === 0) return;
-    const bytes = Buffer.from(buffer.subarray(0, used));
-    unwritten.push({ bytes, lines: bufferedLines });
-    unwrittenBytes += bytes.length;
-    used = 0;
-    bufferedLines = 0;
-  }
 
   function reportDrops(): void {
     if (dropped === droppedReported) return;
     const event = 'log lines dropped: the log destination could not keep up';
     const droppedLines = dropped - droppedReported;
-    put(`${JSON.stringify({ level: 'warn', time: Date.now(), service: 'sfd-sidecar', droppedLines, event })}\n`);
+    lines.put(`${JSON.stringify({ level: 'warn', time: Date.now(), service: 'sfd-sidecar', droppedLines, event })}\n`);
     droppedReported = dropped;
   }
 
   /** Writes everything it can; what the destination refuses (EAGAIN) stays for the next call. */
   function drain(): void {
     reportDrops();
-    let sent = 0;
-    try {
-      while (unwritten.length > 0) {
-        const head = unwritten[0]!;
-        const written = write(options.fd, head.bytes);
-        unwrittenBytes -= written;
-        if (written < head.bytes.length) head.bytes = head.bytes.subarray(written);
-        else unwritten.shift();
-      }
-      // The usual case: nothing was refused before, and the buffer goes out without a copy.
-      while (sent < used) sent += write(options.fd, buffer.subarray(sent, used));
-      used = 0;
-      bufferedLines = 0;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EAGAIN') {
-        // What was refused waits in the queue, so that the next lines do not each try the write again.
-        buffer.copyWithin(0, sent, used);
-        used -= sent;
-        queueBuffer();
-      } else {
-        // The destination is gone (EPIPE, EBADF): logging must never take a request down with it.
-        for (const batch of unwritten) dropped += batch.lines;
-        dropped += bufferedLines;
-        droppedReported = dropped;
-        unwritten.length = 0;
-        unwrittenBytes = 0;
-        used = 0;
-        bufferedLines = 0;
-      }
-    }
+    const lost = lines.writeTo(options.fd, write);
+    if (lost === undefined) return;
+    dropped += lost;
+    droppedReported = dropped;
   }
 
-  const pending = (): boolean => used > 0 || unwritten.length > 0 || dropped !== droppedReported;
+  const pending = (): boolean => !lines.empty || dropped !== droppedReported;
 
   /** Starts the timer that writes out what waits, unless one is running or there is no time limit. */
   function scheduleFlush(): void {
@@ -161,13 +103,13 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
 
   return {
     write(line) {
-      if (used + unwrittenBytes + line.length > maxPendingChars) {
+      if (lines.heldBytes + line.length > maxPendingChars) {
         dropped += 1;
         scheduleFlush();
         return;
       }
-      put(line);
-      if (used >= batchChars) drain();
+      lines.put(line);
+      if (lines.bufferedBytes >= batchChars) drain();
       scheduleFlush();
     },
     flush(callback) {
@@ -176,11 +118,11 @@ export function createBatchedLineWriter(options: BatchedLineWriterOptions): Batc
     },
     flushWaiting(maxWaitMs) {
       drain();
-      for (let waited = 0; unwritten.length > 0 && waited < maxWaitMs; waited += RETRY_MS) {
+      for (let waited = 0; lines.refused && waited < maxWaitMs; waited += RETRY_MS) {
         sleep(RETRY_MS);
         drain();
       }
-      return unwritten.length === 0;
+      return !lines.refused;
     },
     droppedLines: () => dropped,
   };

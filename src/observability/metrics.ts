@@ -9,45 +9,27 @@ import {
   type CounterFamily,
   type HistogramFamily,
 } from './bound-series.js';
-import { VERSION } from '../version.js';
 import { exposition, type Exposition } from './exposition.js';
 import type { TRACE_ID_LABEL } from './trace-exemplar.js';
 import { METRIC_DEFINITIONS, type MetricsComponent } from './metric-definitions.js';
+import { isPerRequest, type NameOf, type PerRequestName } from './metric-names.js';
+import {
+  emptyScrapeSources,
+  type KeyMetricsSource,
+  type ScrapeSources,
+  type UpstreamConnectionCounts,
+} from './scrape-sources.js';
+import { counterCollectors, gaugeCollectors } from './scrape-collectors.js';
 
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-type Definition = (typeof METRIC_DEFINITIONS)[number];
-/** Updated on every request, so kept in bound series (bound-series.ts) rather than prom-client's classes. */
-const PER_REQUEST = ['sfd_requests_total', 'sfd_request_duration_seconds', 'sfd_upstream_duration_seconds'] as const;
-type PerRequestName = (typeof PER_REQUEST)[number];
-type NameOf<T extends Definition['type']> = Exclude<Extract<Definition, { type: T }>['name'], PerRequestName>;
+export type { KeyMetricsSource, UpstreamConnectionCounts } from './scrape-sources.js';
 
 /** The per-request metrics; series take their label values in the order of METRIC_DEFINITIONS' labels. */
 export interface PerRequestMetrics {
   readonly requests: CounterFamily;
   readonly requestDuration: HistogramFamily;
   readonly upstreamDuration: HistogramFamily;
-}
-
-/** The upstream connections now, and the requests waiting for one; read at scrape time. */
-export interface UpstreamConnectionCounts {
-  /** Carrying a request. */
-  readonly active: number;
-  /** Kept alive for the next request. */
-  readonly idle: number;
-  /** Requests waiting for a connection: all SFD_UPSTREAM_MAX_SOCKETS are active. */
-  readonly waiting: number;
-}
-
-/** What the key metrics are read from at scrape time. */
-export interface KeyMetricsSource {
-  /**
-   * Each key of each profile the sidecar signs with (never the rest of a shared key store): when it
-   * stops, and whether it is the one in use now.
-   */
-  keys(): { profile: string; accessKeyId: string; notAfterMs: number | null; current: boolean }[];
-  lastSuccessMs(): number | null;
-  ready(): boolean;
 }
 
 export interface Metrics {
@@ -78,119 +60,13 @@ export interface Metrics {
 
 /** The metrics of one kind of process, on a registry of its own. */
 export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics {
-  const registry = new Registry();
-  for (const collect of PROCESS_COLLECTORS) collect(registry, { prefix: 'sfd_' });
+  const registry = processRegistry();
   const eventLoop = createEventLoopDelay(registry, 'sfd_', component === 'sidecar' ? 'while-requests-come' : 'always');
-  // prom-client names three gauges `*_total`, which Prometheus' own lint (promtool check metrics)
-  // refuses for non-counters; they are left out so that every sfd_* family passes it.
-  for (const name of [
-    'sfd_nodejs_active_handles_total',
-    'sfd_nodejs_active_requests_total',
-    'sfd_nodejs_active_resources_total',
-  ]) {
-    registry.removeSingleMetric(name);
-  }
-  const counters = {} as Record<NameOf<'counter'>, Counter>;
-  const histograms = {} as Record<NameOf<'histogram'>, Histogram>;
-  const gauges = {} as Record<NameOf<'gauge'>, Gauge>;
-  let source: KeyMetricsSource | null = null;
-  let readInflight: () => number = () => 0;
-  let readBufferedBodyBytes: () => number = () => 0;
-  let readUpstream: () => UpstreamConnectionCounts = () => ({ active: 0, idle: 0, waiting: 0 });
-  let readLogDrops: () => number = () => 0;
-  const readConnections = new Map<string, () => number>();
-  let readCertificateExpiry: () => number | null = () => null;
-  const counterCollectors: Partial<Record<NameOf<'counter'>, (counter: Counter) => void>> = {
-    sfd_log_lines_dropped_total: (c) => {
-      c.reset();
-      c.inc(readLogDrops());
-    },
-  };
-  const collectors: Partial<Record<NameOf<'gauge'>, (gauge: Gauge) => void>> = {
-    sfd_keystore_last_success_timestamp_seconds: (g) => {
-      const at = source?.lastSuccessMs() ?? null;
-      if (at !== null) g.set(at / 1000);
-    },
-    sfd_key_not_after_timestamp_seconds: (g) => {
-      g.reset();
-      for (const key of source?.keys() ?? [])
-        if (key.notAfterMs !== null)
-          g.set({ profile: key.profile, access_key_id: key.accessKeyId }, key.notAfterMs / 1000);
-    },
-    sfd_key_current: (g) => {
-      g.reset();
-      for (const key of source?.keys() ?? [])
-        g.set({ profile: key.profile, access_key_id: key.accessKeyId }, key.current ? 1 : 0);
-    },
-    sfd_ready: (g) => g.set(source?.ready() ? 1 : 0),
-    sfd_inflight_requests: (g) => g.set(readInflight()),
-    sfd_buffered_body_bytes: (g) => g.set(readBufferedBodyBytes()),
-    sfd_upstream_connections: (g) => {
-      const { active, idle } = readUpstream();
-      g.set({ state: 'active' }, active);
-      g.set({ state: 'idle' }, idle);
-    },
-    sfd_upstream_waiting_requests: (g) => g.set(readUpstream().waiting),
-    sfd_connections_open: (g) => {
-      for (const [listener, read] of readConnections) g.set({ listener }, read());
-    },
-    sfd_build_info: (g) => g.set({ version: VERSION }, 1),
-    sfd_injector_certificate_expiry_timestamp_seconds: (g) => {
-      const at = readCertificateExpiry();
-      if (at !== null) g.set(at / 1000);
-    },
-  };
+  withoutTotalGauges(registry);
+  const sources = emptyScrapeSources();
   // Registered first, as they are listed first in METRIC_DEFINITIONS.
-  const perRequest: PerRequestMetrics =
-    component === 'sidecar'
-      ? {
-          requests: createCounterFamily(registry, familyDefinition('sfd_requests_total')),
-          requestDuration: createHistogramFamily(registry, {
-            ...familyDefinition('sfd_request_duration_seconds'),
-            buckets: LATENCY_BUCKETS,
-          }),
-          upstreamDuration: createHistogramFamily(registry, {
-            ...familyDefinition('sfd_upstream_duration_seconds'),
-            buckets: LATENCY_BUCKETS,
-          }),
-        }
-      : NO_PER_REQUEST;
-  for (const definition of METRIC_DEFINITIONS) {
-    if (isPerRequest(definition.name) || !definition.for.includes(component)) continue;
-    const base = {
-      name: definition.name,
-      help: definition.help,
-      labelNames: [...definition.labels],
-      registers: [registry],
-    };
-    if (definition.type === 'counter') {
-      const collect = counterCollectors[definition.name];
-      counters[definition.name] = new Counter(
-        collect
-          ? {
-              ...base,
-              collect(this: Counter) {
-                collect(this);
-              },
-            }
-          : base,
-      );
-    } else if (definition.type === 'histogram')
-      histograms[definition.name] = new Histogram({ ...base, buckets: LATENCY_BUCKETS });
-    else {
-      const collect = collectors[definition.name];
-      gauges[definition.name] = new Gauge(
-        collect
-          ? {
-              ...base,
-              collect(this: Gauge) {
-                collect(this);
-              },
-            }
-          : base,
-      );
-    }
-  }
+  const perRequest = component === 'sidecar' ? perRequestMetrics(registry) : NO_PER_REQUEST;
+  const { counters, histograms, gauges } = registerDefinitions(registry, component, sources);
   return {
     registry,
     exposition: (accept) => exposition(registry, accept),
@@ -199,26 +75,113 @@ export function createMetrics(component: MetricsComponent = 'sidecar'): Metrics 
     perRequest,
     clockSkew: gauges.sfd_clock_skew_seconds,
     eventLoop,
+    ...observers(sources),
+  };
+}
+
+/** A registry of its own, with the process' own metrics (CPU, memory, handles) under `sfd_`. */
+function processRegistry(): Registry {
+  const registry = new Registry();
+  for (const collect of PROCESS_COLLECTORS) collect(registry, { prefix: 'sfd_' });
+  return registry;
+}
+
+/**
+ * prom-client names three gauges `*_total`, which Prometheus' own lint (promtool check metrics)
+ * refuses for non-counters; they are left out so that every sfd_* family passes it.
+ */
+function withoutTotalGauges(registry: Registry): void {
+  for (const name of [
+    'sfd_nodejs_active_handles_total',
+    'sfd_nodejs_active_requests_total',
+    'sfd_nodejs_active_resources_total',
+  ]) {
+    registry.removeSingleMetric(name);
+  }
+}
+
+function perRequestMetrics(registry: Registry): PerRequestMetrics {
+  return {
+    requests: createCounterFamily(registry, familyDefinition('sfd_requests_total')),
+    requestDuration: createHistogramFamily(registry, {
+      ...familyDefinition('sfd_request_duration_seconds'),
+      buckets: LATENCY_BUCKETS,
+    }),
+    upstreamDuration: createHistogramFamily(registry, {
+      ...familyDefinition('sfd_upstream_duration_seconds'),
+      buckets: LATENCY_BUCKETS,
+    }),
+  };
+}
+
+interface RegisteredMetrics {
+  readonly counters: Record<NameOf<'counter'>, Counter>;
+  readonly histograms: Record<NameOf<'histogram'>, Histogram>;
+  readonly gauges: Record<NameOf<'gauge'>, Gauge>;
+}
+
+/** Every metric of METRIC_DEFINITIONS the component has, but the per-request ones, in their order. */
+function registerDefinitions(
+  registry: Registry,
+  component: MetricsComponent,
+  sources: ScrapeSources,
+): RegisteredMetrics {
+  const counters = {} as Record<NameOf<'counter'>, Counter>;
+  const histograms = {} as Record<NameOf<'histogram'>, Histogram>;
+  const gauges = {} as Record<NameOf<'gauge'>, Gauge>;
+  const collectCounter = counterCollectors(sources);
+  const collectGauge = gaugeCollectors(sources);
+  for (const definition of METRIC_DEFINITIONS) {
+    if (isPerRequest(definition.name) || !definition.for.includes(component)) continue;
+    const base = {
+      name: definition.name,
+      help: definition.help,
+      labelNames: [...definition.labels],
+      registers: [registry],
+    };
+    if (definition.type === 'counter')
+      counters[definition.name] = new Counter(withCollect(base, collectCounter[definition.name]));
+    else if (definition.type === 'histogram')
+      histograms[definition.name] = new Histogram({ ...base, buckets: LATENCY_BUCKETS });
+    else gauges[definition.name] = new Gauge(withCollect(base, collectGauge[definition.name]));
+  }
+  return { counters, histograms, gauges };
+}
+
+/** A metric's configuration, with the collector prom-client calls at each scrape when it has one. */
+function withCollect<T extends object, M>(base: T, collect: ((metric: M) => void) | undefined): T {
+  if (!collect) return base;
+  return {
+    ...base,
+    collect(this: M) {
+      collect(this);
+    },
+  };
+}
+
+/** The `observe*` methods, each connecting one scrape-time source. */
+function observers(sources: ScrapeSources): Pick<Metrics, Extract<keyof Metrics, `observe${string}`>> {
+  return {
     observeInflight: (read) => {
-      readInflight = read;
+      sources.inflight = read;
     },
     observeBufferedBodyBytes: (read) => {
-      readBufferedBodyBytes = read;
+      sources.bufferedBodyBytes = read;
     },
     observeKeys: (keys) => {
-      source = keys;
+      sources.keys = keys;
     },
     observeUpstreamConnections: (read) => {
-      readUpstream = read;
+      sources.upstream = read;
     },
     observeLogDrops: (read) => {
-      readLogDrops = read;
+      sources.logDrops = read;
     },
     observeConnections: (listener, read) => {
-      readConnections.set(listener, read);
+      sources.connections.set(listener, read);
     },
     observeCertificateExpiry: (read) => {
-      readCertificateExpiry = read;
+      sources.certificateExpiry = read;
     },
   };
 }
@@ -229,10 +192,6 @@ const NO_PER_REQUEST: PerRequestMetrics = {
   requestDuration: { series: () => ({ observe: () => undefined }) },
   upstreamDuration: { series: () => ({ observe: () => undefined }) },
 };
-
-function isPerRequest(name: string): name is PerRequestName {
-  return (PER_REQUEST as readonly string[]).includes(name);
-}
 
 function familyDefinition(name: PerRequestName): {
   name: string;

@@ -13,7 +13,6 @@ import type { ProfileResolver, ResolvedProfile } from '../keys/profile-resolver.
 import { alternateKey, currentKey } from '../keys/select-key.js';
 import { describeError } from '../observability/logger.js';
 import type { RequestLabels } from '../observability/proxy-observer.js';
-import type { SignResult } from '../signing/sign-request.js';
 import type { AccessKey } from '../signing/types.js';
 import { KEY_REFUSAL_STATUSES, keyRefusal } from './key-refusals.js';
 import { errorAnswer, newTraceId, sendErrorAnswer } from '../http/error-answer.js';
@@ -38,7 +37,8 @@ import type { PreparedHeaders } from './outgoing-headers.js';
 import { newRecord, type RequestRecord } from './request-record.js';
 import { resolveRequestTarget, type AcceptedTarget } from './request-target.js';
 import type { MismatchLogger } from './signing-mismatch-log.js';
-import type { Resign, ResignLogger } from './resign-log.js';
+import type { ResignLogger } from './resign-log.js';
+import { FIRST_ATTEMPT, keyRefused, settle, type Attempt, type HeldRefusal, type ResignState } from './resign-state.js';
 import { streamToCaller } from './stream-to-caller.js';
 import { tapErrorCode } from './tap-error-code.js';
 
@@ -80,22 +80,6 @@ interface ReadyRequest {
   readonly contentLength: number | null;
 }
 
-/** One attempt at the gateway: the key it was signed with, and the refusal it re-signs, if it is the second. */
-interface Attempt {
-  readonly key: AccessKey;
-  readonly signed: SignResult;
-  readonly refused: HeldRefusal | null;
-  readonly connectRetries: number;
-}
-
-/** The first attempt's refusal, whole (its body was read to its end), held back while the request is re-signed. */
-interface HeldRefusal {
-  readonly attempt: Attempt;
-  readonly response: IncomingMessage;
-  readonly prefix: BodyPrefix;
-  readonly code: string;
-}
-
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 const ERROR_PREFIX_LIMIT = 16 * 1024;
 
@@ -107,8 +91,8 @@ export class ProxyExchange {
   private labelsCache: RequestLabels | null = null;
   /** Body bytes this request holds in the shared budget, given back when it ends. */
   private heldBodyBytes = 0;
-  /** A re-sign whose log line waits for the re-signed attempt's outcome. */
-  private unreportedResign: Omit<Resign, 'retryStatus' | 'retryUpstreamCode'> | null = null;
+  /** Where the request stands on the re-sign path (resign-state.ts). */
+  private resignState: ResignState = FIRST_ATTEMPT;
 
   constructor(
     private readonly context: ExchangeContext,
@@ -145,7 +129,7 @@ export class ProxyExchange {
   private finish(): void {
     const { record, outgoing, context } = this;
     if (this.heldBodyBytes > 0) context.bodyBudget.give(this.heldBodyBytes);
-    this.reportResign(null, null); // the re-signed attempt never answered
+    this.settleResign('ended', null, null); // a re-signed attempt still out never answered
     const seconds = (performance.now() - this.started) / 1000;
     const status = outgoing.headersSent ? outgoing.statusCode : 0;
     // The trace id the caller's answer carried: the sidecar's own when it answered itself.
@@ -272,13 +256,12 @@ export class ProxyExchange {
         contentLength: framed ? body.length : null,
       },
       key,
-      null,
       0,
     );
   }
 
   /** Signs the request with `key` and sends it to the gateway. */
-  private attempt(ready: ReadyRequest, key: AccessKey, refused: HeldRefusal | null, connectRetries: number): void {
+  private attempt(ready: ReadyRequest, key: AccessKey, connectRetries: number): void {
     if (this.outgoing.destroyed) return; // the caller went away: nothing to send upstream
     const { context, method } = this;
     const { resolved, target, prepared } = ready;
@@ -293,7 +276,7 @@ export class ProxyExchange {
       { key, host: resolved.upstream.host, options: resolved.signing },
     );
     this.record.accessKeyId = key.accessKeyId;
-    const current: Attempt = { key, signed, refused, connectRetries };
+    const current: Attempt = { key, signed, connectRetries };
     // No signed name can clash with the caller's: theirs were dropped.
     const headers = upstreamHeaderLines(prepared.lines, signed.headers, ready.contentLength);
     const sentAt = performance.now();
@@ -318,14 +301,19 @@ export class ProxyExchange {
 
   /** The gateway answered the first attempt: relay it, unless it refused a key the profile can replace. */
   private answered(ready: ReadyRequest, current: Attempt, response: IncomingMessage): void {
-    if (current.refused) return this.answeredResigned(ready, current, current.refused, response);
+    const state = this.resignState;
+    if (state.name === 're-signing') return this.answeredResigned(ready, current, state.refused, response);
     const alternate = KEY_REFUSAL_STATUSES.has(response.statusCode ?? 0)
       ? alternateKey(ready.resolved.profile, this.context.now(), current.key.accessKeyId)
       : null;
-    if (!alternate) return this.relay(ready, current, response);
+    if (!alternate) {
+      this.settleResign('answer-chosen', null, null);
+      return this.relay(ready, current, response);
+    }
     this.readRefusal(response, (prefix, code) => {
-      if (code === null) return this.relay(ready, current, response, prefix);
-      this.resign(ready, { attempt: current, response, prefix, code }, alternate);
+      if (code !== null) return this.resign(ready, { attempt: current, response, prefix, code }, alternate);
+      this.settleResign('answer-chosen', null, null);
+      this.relay(ready, current, response, prefix);
     });
   }
 
@@ -342,11 +330,11 @@ export class ProxyExchange {
   ): void {
     const status = response.statusCode ?? 0;
     if (!KEY_REFUSAL_STATUSES.has(status)) {
-      this.reportResign(status, null);
+      this.settleResign('answer-chosen', status, null);
       return this.relay(ready, current, response);
     }
     this.readRefusal(response, (prefix, code) => {
-      this.reportResign(status, code);
+      this.settleResign('answer-chosen', status, code);
       if (code === null) return this.relay(ready, current, response, prefix);
       this.context.observer.upstreamError(this.labels(), status, code);
       this.relay(ready, refused.attempt, refused.response, refused.prefix, true);
@@ -374,21 +362,27 @@ export class ProxyExchange {
     record.resigned = true;
     context.observer.upstreamError(this.labels(), refused.response.statusCode ?? 0, refused.code);
     context.observer.resigned(profile);
-    this.unreportedResign = {
+    this.resignState = keyRefused(this.resignState, refused, {
       profile,
       refusedAccessKeyId: refused.attempt.key.accessKeyId,
       retryAccessKeyId: alternate.accessKeyId,
       upstreamCode: refused.code,
-    };
-    this.attempt(ready, alternate, refused, 0);
+    });
+    this.attempt(ready, alternate, 0);
   }
 
-  /** Logs the re-sign, once, with the re-signed attempt's status and, when it refused the key too, its code. */
-  private reportResign(retryStatus: number | null, retryUpstreamCode: string | null): void {
-    const resign = this.unreportedResign;
-    if (resign === null) return;
-    this.unreportedResign = null;
-    this.context.logResign({ ...resign, retryStatus, retryUpstreamCode });
+  /**
+   * Leaves the re-sign path by `transition`; a re-sign it ends is logged, once, with the re-signed
+   * attempt's status and, when it refused the key too, its code.
+   */
+  private settleResign(
+    transition: 'answer-chosen' | 'ended',
+    retryStatus: number | null,
+    retryUpstreamCode: string | null,
+  ): void {
+    const { state, line } = settle(this.resignState, transition, { retryStatus, retryUpstreamCode });
+    this.resignState = state;
+    if (line) this.context.logResign(line);
   }
 
   /** No answer came: send again when no byte reached the gateway and the policy allows, else a 502/504. */
@@ -404,7 +398,7 @@ export class ProxyExchange {
       delayMs: Math.round(delayMs),
     });
     setTimeout(() => {
-      if (!this.outgoing.destroyed) this.attempt(ready, current.key, current.refused, retry);
+      if (!this.outgoing.destroyed) this.attempt(ready, current.key, retry);
     }, delayMs);
   }
 

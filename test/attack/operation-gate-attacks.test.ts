@@ -126,6 +126,12 @@ async function sidecar(
     ...(options.allowed ? { allowedProfiles: new Set(options.allowed) } : {}),
   });
   const port = Number(new URL(started.proxyUrl).port);
+  // The first request compiles the sidecar's path, which on a busy machine outlasts the attacks' short
+  // idle bound: a call refused whatever the profile allows (a dot segment), so nothing reaches the
+  // gateway, warms it first.
+  const warm = await rawExchange(port, closing('GET', '/v1/../warm-up'), 30_000);
+  if (![400, 403].includes(statuses(warm)[0] ?? 0))
+    throw new Error(`the warm-up was not refused: ${warm.slice(0, 200)}`);
   return { ...started, volume, port };
 }
 

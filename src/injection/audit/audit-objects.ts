@@ -4,7 +4,7 @@
 // that ask only by the annotation (which the webhook's selectors cannot see: label them), and pods whose
 // sidecar is not the version wanted (the upgrade report). Pure: no I/O.
 import { asks, declines, INJECT_LABEL, SIDECAR_NAME } from '../contract.js';
-import { otherThanWanted, runningSidecar, type WantedSidecar } from './running-sidecar.js';
+import { otherThanWanted, runningSidecar, type WantedSidecar } from './cluster/running-sidecar.js';
 import { describeObject, podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
 
 export type FindingKind = 'runs-without-sidecar' | 'annotation-only' | 'other-version';

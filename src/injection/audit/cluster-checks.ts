@@ -1,8 +1,8 @@
 // `sfd-sidecar check`'s checks, in the order an operator reads them: the injector, its webhook and CA
 // bundle, the admission policy, the entitlement policy, the key store Secrets, the opt-in labels, then
 // the pods. Each is a function of the cluster's objects that returns its lines; pure, with the time given.
-import { readClusterInput, type ClusterInput } from './cluster-input.js';
-import { findInjectors, type InjectorInstall } from './injector-install.js';
+import { readClusterInput, type ClusterInput } from './cluster/cluster-input.js';
+import { findInjectors, type InjectorInstall } from './cluster/injector-install.js';
 import { checkAdmissionPolicy } from './checks/check-admission-policy.js';
 import { checkEntitlements } from './checks/check-entitlements.js';
 import { checkInjector } from './checks/check-injector.js';

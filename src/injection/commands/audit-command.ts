@@ -2,7 +2,7 @@
 // (or any workloads) prints and reports what to act on, one line each; exit 0 when there is nothing, 1
 // when there is, 2 when the input cannot be read or holds no namespace, pod or workload.
 import { auditObjects } from '../audit/audit-objects.js';
-import type { WantedSidecar } from '../audit/running-sidecar.js';
+import type { WantedSidecar } from '../audit/cluster/running-sidecar.js';
 import { podTemplatePath, type KubeObject } from '../manifests/pod-templates.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { nothingToRead } from '../../command/nothing-to-read.js';

@@ -14,9 +14,9 @@ import { formatObject, outputFormatOf, type OutputFormat } from '../../command/o
 import type { CliIo } from '../../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../../command/command-settings.js';
 import { checkCluster, type CheckResult } from '../audit/cluster-checks.js';
-import { CHECKED_KINDS, objectsOf } from '../audit/cluster-input.js';
+import { CHECKED_KINDS, objectsOf } from '../audit/cluster/cluster-input.js';
 import { explainPod } from '../audit/explain-pod.js';
-import { findInjectors } from '../audit/injector-install.js';
+import { findInjectors } from '../audit/cluster/injector-install.js';
 import { asks, INJECT_LABEL } from '../contract.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { readKubeYamlStream } from '../manifests/kube-yaml.js';

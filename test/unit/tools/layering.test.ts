@@ -100,3 +100,22 @@ test('import cycles are found within a part and across parts, each once', (t) =>
     ['import cycle: proxy/a.ts -> proxy/b.ts'],
   );
 });
+
+test('two folders of one part that import each other are a cycle, even with no module on a circle', (t) => {
+  t.deepEqual(
+    layerBreaches([
+      module('injection/audit/run-checks.ts', "import { checkPods } from './checks/check-pods.js';"),
+      module('injection/audit/cluster-input.ts', 'export const metadataOf = 1;'),
+      module('injection/audit/checks/check-pods.ts', "import { metadataOf } from '../cluster-input.js';"),
+    ]),
+    ['import cycle between folders: injection/audit -> injection/audit/checks'],
+  );
+  t.deepEqual(
+    layerBreaches([
+      module('injection/audit/run-checks.ts', "import { checkPods } from './checks/check-pods.js';"),
+      module('injection/audit/cluster/cluster-input.ts', 'export const metadataOf = 1;'),
+      module('injection/audit/checks/check-pods.ts', "import { metadataOf } from '../cluster/cluster-input.js';"),
+    ]),
+    [],
+  );
+});

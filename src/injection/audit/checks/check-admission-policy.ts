@@ -1,8 +1,8 @@
 // The chart's key store admission policy and its binding: without them, a pod that never asks for the
 // sidecar can mount the key store, and a look-alike sidecar is admitted.
 import { isRecord } from '../../../text/is-record.js';
-import type { ClusterInput } from '../cluster-input.js';
-import type { InjectorInstall } from '../injector-install.js';
+import type { ClusterInput } from '../cluster/cluster-input.js';
+import type { InjectorInstall } from '../cluster/injector-install.js';
 import { notChecked, type CheckResult } from './check-result.js';
 
 const CHECK = 'admission policy';

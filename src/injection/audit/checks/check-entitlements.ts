@@ -1,6 +1,6 @@
 // Whether an entitlement policy is in force: without one, every pod that asks may sign as any profile
 // of its namespace's key store.
-import type { InjectorInstall } from '../injector-install.js';
+import type { InjectorInstall } from '../cluster/injector-install.js';
 import type { CheckResult } from './check-result.js';
 
 const CHECK = 'entitlement policy';

@@ -1,9 +1,9 @@
 // The injector's pods: found, ready, and all of one version.
-import { metadataOf, type ClusterInput } from '../cluster-input.js';
-import type { InjectorInstall } from '../injector-install.js';
+import { metadataOf, type ClusterInput } from '../cluster/cluster-input.js';
+import type { InjectorInstall } from '../cluster/injector-install.js';
 import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
-import { imageParts } from '../running-sidecar.js';
+import { imageParts } from '../cluster/running-sidecar.js';
 import { notChecked, type CheckResult } from './check-result.js';
 
 const CHECK = 'injector';

@@ -6,8 +6,8 @@ import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
 import { overrideByAnnotations, podProfiles, type InjectionOptions } from '../../options.js';
 import { SETTINGS } from '../../../config/settings.js';
-import { metadataOf, textOf, type ClusterInput } from '../cluster-input.js';
-import type { InjectorInstall } from '../injector-install.js';
+import { metadataOf, textOf, type ClusterInput } from '../cluster/cluster-input.js';
+import type { InjectorInstall } from '../cluster/injector-install.js';
 import { notChecked, type CheckResult } from './check-result.js';
 
 const CHECK = 'key store Secret';

@@ -4,8 +4,8 @@
 import { ASKING_VALUES, asks, declines, DECLINING_VALUES, INJECT_LABEL } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import { describeObject, type KubeObject } from '../../manifests/pod-templates.js';
-import type { ClusterInput } from '../cluster-input.js';
-import { metadataOf } from '../cluster-input.js';
+import type { ClusterInput } from '../cluster/cluster-input.js';
+import { metadataOf } from '../cluster/cluster-input.js';
 import type { CheckResult } from './check-result.js';
 
 const CHECK = 'opt-in label values';

@@ -3,9 +3,9 @@
 import { asks, declines, INJECT_LABEL } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import { describeObject, type KubeObject } from '../../manifests/pod-templates.js';
-import { metadataOf, textOf, type ClusterInput } from '../cluster-input.js';
-import type { InjectorInstall } from '../injector-install.js';
-import { otherThanWanted, runningSidecar } from '../running-sidecar.js';
+import { metadataOf, textOf, type ClusterInput } from '../cluster/cluster-input.js';
+import type { InjectorInstall } from '../cluster/injector-install.js';
+import { otherThanWanted, runningSidecar } from '../cluster/running-sidecar.js';
 import { notChecked, type CheckResult } from './check-result.js';
 
 const WITHOUT = 'pods without the sidecar';

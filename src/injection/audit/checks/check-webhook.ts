@@ -12,8 +12,8 @@ import {
 } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
-import { textOf, type ClusterInput } from '../cluster-input.js';
-import type { InjectorInstall } from '../injector-install.js';
+import { textOf, type ClusterInput } from '../cluster/cluster-input.js';
+import type { InjectorInstall } from '../cluster/injector-install.js';
 import { notChecked, type CheckResult } from './check-result.js';
 
 const CHECK = 'webhook';

@@ -1,8 +1,8 @@
 // What a running pod's sidecar is, from the pod as `kubectl get -o json` prints it: the image its spec
 // names and, from its status, the image the kubelet resolved and the digest it runs (imageID). An
 // upgrade is judged by these, never by the version annotation, which says only which tool injected it.
-import { SIDECAR_NAME } from '../contract.js';
-import { isRecord } from '../../text/is-record.js';
+import { SIDECAR_NAME } from '../../contract.js';
+import { isRecord } from '../../../text/is-record.js';
 
 export interface RunningSidecar {
   /** The image reference of the pod's spec. */

@@ -1,9 +1,9 @@
 // What shell completion offers, derived from the command table and the settings registry: each
 // command with its summary, its flags (own options and the settings it reads, each with its one-line
 // description and, where they are a few words, its values) and the actions its first argument names.
-import type { CommandDescription } from '../command-definition.js';
-import { flagFor, isReadBy } from '../../config/setting-definition.js';
-import { SETTING_LIST } from '../../settings/all-settings.js';
+import type { CommandDescription } from './command-definition.js';
+import { flagFor, isReadBy } from '../config/setting-definition.js';
+import { SETTING_LIST } from '../settings/all-settings.js';
 
 export interface CompletedFlag {
   /** `--name`. */

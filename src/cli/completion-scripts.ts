@@ -1,7 +1,7 @@
 // The completion scripts for bash, zsh and fish, written from the completion model: every command,
 // its actions (`keys check`), its flags with their values where they are a few words, and files where
 // a command reads them. Each script completes `sfd-sidecar` and `kubectl-sfd` alike.
-import type { CommandDescription } from '../command-definition.js';
+import type { CommandDescription } from './command-definition.js';
 import { COMPLETED_PROGRAMS, completionModel, type CompletedCommand, type CompletedFlag } from './completion-model.js';
 
 export const COMPLETION_SHELLS = ['bash', 'zsh', 'fish'] as const;

@@ -2,14 +2,14 @@
 // pods carry the injector label), its pods, and what its settings say (the defaults every injected pod
 // gets, the Secret holding its certificate, the webhook configuration it keeps, whether an entitlement
 // policy is in force), read from the literal environment of its container.
-import { SettingReader } from '../../config/setting-reader.js';
-import { isRecord } from '../../text/is-record.js';
-import { INJECTOR_LABEL } from '../contract.js';
-import type { KubeObject } from '../manifests/pod-templates.js';
+import { SettingReader } from '../../../config/setting-reader.js';
+import { isRecord } from '../../../text/is-record.js';
+import { INJECTOR_LABEL } from '../../contract.js';
+import type { KubeObject } from '../../manifests/pod-templates.js';
 import { textOf } from './cluster-input.js';
-import { readInjectionOptions, type InjectionOptions } from '../options.js';
-import { INJECTOR_SETTINGS } from '../injector-settings.js';
-import { POLICY_SETTINGS } from '../policy-settings.js';
+import { readInjectionOptions, type InjectionOptions } from '../../options.js';
+import { INJECTOR_SETTINGS } from '../../injector-settings.js';
+import { POLICY_SETTINGS } from '../../policy-settings.js';
 
 export interface InjectorInstall {
   readonly namespace: string;

@@ -3,8 +3,8 @@
 // Secrets arrive with their values; only their names, their data's key names and the one certificate a
 // check needs (the injector's tls.crt) are kept, so no value can reach the output, a log or memory
 // held after the read.
-import { isRecord } from '../../text/is-record.js';
-import type { KubeObject } from '../manifests/pod-templates.js';
+import { isRecord } from '../../../text/is-record.js';
+import type { KubeObject } from '../../manifests/pod-templates.js';
 
 export interface SecretSummary {
   readonly namespace: string;
