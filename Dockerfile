@@ -21,12 +21,12 @@ COPY src ./src
 RUN npx tsc -p tsconfig.build.json
 RUN mkdir compile-cache
 
-# Production dependencies only.
+# Production dependencies only; the optional one, which check and audit use to read a cluster, stays out.
 FROM --platform=$BUILDPLATFORM \
   node:24-bookworm-slim@sha256:235600a8101ab264e117b1768e925532262668dc9b581ef1dd7d96ced463b8e7 AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts
+RUN npm ci --omit=dev --omit=optional --no-audit --no-fund --ignore-scripts
 
 # Runtime: distroless Node (no shell, no package manager), non-root.
 FROM \

@@ -140,6 +140,8 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
   'fast-json-patch': ['injection/json-patch.ts'],
   'node-forge': ['injection/certificates/certificate-issuer.ts'],
   zod: ['notify/notifications.ts', 'keys/keystore-schema.ts'],
+  // Only the kubeconfig and its credentials: the requests to the API server are the commands' own.
+  '@kubernetes/client-node': ['injection/audit/kube/kube-config.ts'],
   // The receiving framework: the app of each listener, and the server they all run on.
   hono: [...HONO_APPS],
   '@hono/node-server': [...HONO_APPS],

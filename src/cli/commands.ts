@@ -21,6 +21,17 @@ const output: OptionDefinition = {
   choices: OUTPUT_FORMATS,
 };
 
+const context: OptionDefinition = {
+  name: 'context',
+  value: 'NAME',
+  description: "without FILE: the kubeconfig's context to read the cluster of (default: its current context)",
+};
+const kubeconfig: OptionDefinition = {
+  name: 'kubeconfig',
+  value: 'FILE',
+  description: 'without FILE: the kubeconfig to read the cluster with (default: KUBECONFIG, else ~/.kube/config)',
+};
+
 const TABLE = [
   {
     name: 'serve',
@@ -195,9 +206,10 @@ const TABLE = [
   {
     name: 'audit',
     summary:
-      'read pods as kubectl get namespaces,pods -A -o json prints them: who asked for the sidecar and runs ' +
+      'read the pods of the cluster, or as kubectl get namespaces,pods -A -o json prints them: ' +
+      'who asked for the sidecar and runs ' +
       'without it, who asks only by annotation, whose sidecar image is not the given version or image',
-    usage: '[--version V | --image REF] FILE|-',
+    usage: '[--version V | --image REF] [-n NS] [--context NAME] [--kubeconfig FILE] [FILE|-]',
     options: [
       { name: 'version', value: 'V', description: "report the pods whose sidecar image's tag is not V" },
       {
@@ -205,15 +217,21 @@ const TABLE = [
         value: 'REF',
         description: 'report the pods whose sidecar does not run REF: by digest (the imageID of its status) or tag',
       },
+      {
+        name: 'namespace',
+        short: 'n',
+        value: 'NS',
+        description: 'without FILE: read this namespace only (default: all of them)',
+      },
+      context,
+      kubeconfig,
       output,
       json,
     ],
     positionals: true,
     examples: [
-      [
-        'kubectl get namespaces,pods -A -o json | sfd-sidecar audit -',
-        'the pods that asked for the sidecar and run without it',
-      ],
+      ['sfd-sidecar audit', "the cluster of the kubeconfig's current context: the pods to act on"],
+      ['kubectl get namespaces,pods -A -o json | sfd-sidecar audit -', 'the same, from what kubectl prints (offline)'],
       [
         'kubectl get pods -A -o json | sfd-sidecar audit --version 0.2.0 -o json -',
         'the pods whose sidecar is not 0.2.0, as JSON',
@@ -225,21 +243,27 @@ const TABLE = [
   {
     name: 'check',
     summary:
-      'check an installation from what kubectl get -A -o json prints (injector, webhook, CA bundle, admission ' +
-      'policy, key store Secrets, pods), or tell why one pod was (not) injected',
-    usage: '[--pod NAME [-n NS]] [--json] [settings] FILE|-',
+      'check an installation, read from the cluster or from what kubectl get -A -o json prints (injector, ' +
+      'webhook, CA bundle, admission policy, key store Secrets, pods), or tell why one pod was (not) injected',
+    usage: '[--pod NAME [-n NS]] [--json] [settings] [--context NAME] [--kubeconfig FILE] [FILE|-]',
     options: [
       { name: 'pod', value: 'NAME', description: 'tell the decision the injector would take on this pod or workload' },
       { name: 'namespace', short: 'n', value: 'NS', description: 'the namespace of --pod (default: any)' },
+      context,
+      kubeconfig,
       output,
       json,
     ],
     positionals: true,
     examples: [
       [
+        'sfd-sidecar check',
+        "check the injector, its webhook, the key store Secrets and the pods of the current context's cluster",
+      ],
+      [
         'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations -A -o json ' +
           '| sfd-sidecar check -',
-        'check the injector, its webhook, the key store Secrets and the pods',
+        'the same, from what kubectl prints (offline)',
       ],
       [
         'kubectl get namespaces,deployments,pods -A -o json | sfd-sidecar check --pod web -n shop -',

@@ -37,6 +37,9 @@ if (kubeconfig) {
     SFD_TEST_CLUSTER: 'envtest',
     SFD_TEST_CONTROLLERS: String(plane.controllers),
     SFD_TEST_NODES: 'false',
+    SFD_TEST_READER_KUBECONFIG: plane.readerKubeconfig,
+    SFD_TEST_READER_USER: plane.readerUser,
+    SFD_TEST_AUDIT_LOG: plane.auditLog,
   });
   say(
     `cluster tier: a control plane from ${assets}${plane.controllers ? ' with its controllers' : ' (no controllers)'}`,

@@ -1,6 +1,8 @@
-// `sfd-sidecar audit [--version V | --image REF] [--json] FILE|-`: reads what `kubectl get namespaces,pods -A -o json`
-// (or any workloads) prints and reports what to act on, one line each; exit 0 when there is nothing, 1
-// when there is, 2 when the input cannot be read or holds no namespace, pod or workload.
+// `sfd-sidecar audit [--version V | --image REF] [--json] [FILE|-]`: reads what `kubectl get namespaces,pods
+// -A -o json` (or any workloads) prints, or the cluster itself when no FILE is given (its namespaces, pods,
+// Deployments, StatefulSets and DaemonSets, of one namespace with -n), and reports what to act on, one
+// line each; exit 0 when there is nothing, 1 when there is, 2 when the input or the cluster cannot be read
+// or holds no namespace, pod or workload.
 import { auditObjects } from '../audit/audit-objects.js';
 import type { WantedSidecar } from '../audit/cluster/running-sidecar.js';
 import { podTemplatePath, type KubeObject } from '../manifests/pod-templates.js';
@@ -9,10 +11,14 @@ import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
 import { formatObject, outputFormatOf } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
+import { isDnsLabel } from '../../config/parsers.js';
+import { ConfigError } from '../../config/config-error.js';
+import { readClusterForAudit } from '../audit/kube/read-cluster.js';
+import { CLUSTER_OPTIONS, clusterOptionsBesideFile, readFromCluster } from './cluster-source.js';
 
 const USAGE =
-  'usage: sfd-sidecar audit [--version V | --image REF] [-o json|yaml] FILE|-   ' +
-  '(kubectl get namespaces,pods -A -o json)';
+  'usage: sfd-sidecar audit [--version V | --image REF] [-o json|yaml] ' +
+  '[-n NS] [--context NAME] [--kubeconfig FILE] [FILE|-]   (kubectl get namespaces,pods -A -o json)';
 const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function auditCommand(
@@ -21,19 +27,14 @@ export async function auditCommand(
   io: CliIo,
 ): Promise<number> {
   const format = outputFormatOf(options);
-  if (positionals.length !== 1) {
+  if (positionals.length > 1) {
     io.stderr(`${USAGE}\n`);
     return 2;
   }
-  const source = positionals[0]!;
-  const text = await readCommandInput(io, 'audit', source, MAX_INPUT_BYTES);
-  if (text === null) return 2;
-  const stream = readJsonStream(text);
-  if (!stream.ok) {
-    io.stderr(`sfd-sidecar audit: ${source} is not the JSON kubectl prints with -o json\n`);
-    return 2;
-  }
-  const objects = stream.values.flatMap((span) => itemsOf(span.value));
+  const source = positionals[0] ?? 'the cluster';
+  const values = positionals.length === 1 ? await readInput(source, options, io) : await readCluster(options, io);
+  if (values === null) return 2;
+  const objects = values.flatMap(itemsOf);
   if (!objects.some((o) => o.kind === 'Namespace' || podTemplatePath(o) !== undefined)) {
     const expected = 'Namespace, Pod or workload (Deployment, StatefulSet, DaemonSet, Job, CronJob...)';
     io.stderr(nothingToRead('audit', source, expected, 'kubectl get namespaces,pods -A -o json'));
@@ -47,6 +48,35 @@ export async function auditCommand(
     io.stderr(`sfd-sidecar audit: ${objects.length} objects read (${pods} pods), ${findings.length} to act on\n`);
   }
   return findings.length > 0 ? 1 : 0;
+}
+
+/** The JSON documents of FILE or `-`, or null once why they cannot be read is on stderr. */
+async function readInput(
+  source: string,
+  options: Readonly<Record<string, unknown>>,
+  io: CliIo,
+): Promise<readonly unknown[] | null> {
+  const beside = clusterOptionsBesideFile('audit', options, [...CLUSTER_OPTIONS, 'namespace']);
+  if (beside !== null) {
+    io.stderr(beside);
+    return null;
+  }
+  const text = await readCommandInput(io, 'audit', source, MAX_INPUT_BYTES);
+  if (text === null) return null;
+  const stream = readJsonStream(text);
+  if (!stream.ok) {
+    io.stderr(`sfd-sidecar audit: ${source} is not the JSON kubectl prints with -o json\n`);
+    return null;
+  }
+  return stream.values.map((span) => span.value);
+}
+
+/** The namespaces, pods and workloads of the cluster (or of one namespace), or null as above. */
+function readCluster(options: Readonly<Record<string, unknown>>, io: CliIo): Promise<readonly unknown[] | null> {
+  const namespace = typeof options.namespace === 'string' ? options.namespace : undefined;
+  if (namespace !== undefined && !isDnsLabel(namespace))
+    throw new ConfigError([`--namespace: must be a namespace name (got ${JSON.stringify(namespace)})`]);
+  return readFromCluster('audit', options, io, (api) => readClusterForAudit(api, namespace));
 }
 
 function itemsOf(value: unknown): KubeObject[] {

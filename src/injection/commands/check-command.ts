@@ -1,9 +1,10 @@
-// `sfd-sidecar check [--json] FILE|-`: the cluster-side health check over what `kubectl get
+// `sfd-sidecar check [--json] [FILE|-]`: the cluster-side health check over what `kubectl get
 // namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,
-// validatingadmissionpolicybindings -A -o json` prints, one line per check as ok, warn, fail or not
+// validatingadmissionpolicybindings -A -o json` prints, or over the cluster itself when no FILE is given
+// (read with the kubeconfig, Secrets as their metadata only), one line per check as ok, warn, fail or not
 // checked, each warning and failure with the command that fixes it; exit 0 when nothing fails, 1 when
 // something does, 2 when the input cannot be read or holds no object of a kind it checks.
-// `sfd-sidecar check --pod NAME [-n NS] FILE|-`: why that pod was (not) injected, over the same input or
+// `sfd-sidecar check --pod NAME [-n NS] [FILE|-]`: why that pod was (not) injected, over the same input or
 // a manifest; exit 0 when it gets or keeps the sidecar, 1 when it would run without it, 2 when the input
 // cannot be read or holds no such pod.
 import { ConfigError } from '../../config/config-error.js';
@@ -23,9 +24,15 @@ import { readKubeYamlStream } from '../manifests/kube-yaml.js';
 import { podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
 import { annotationOf, readInjectionOptions } from '../options.js';
 import { readPolicyFile } from './policy-file.js';
+import { readClusterForCheck, readClusterForPod } from '../audit/kube/read-cluster.js';
+import { CLUSTER_OPTIONS, clusterOptionsBesideFile, readFromCluster } from './cluster-source.js';
 import { INJECTED_SIDECAR_SETTINGS } from '../injected-sidecar-settings.js';
 
-const USAGE = 'usage: sfd-sidecar check [--pod NAME [-n NS]] [-o json|yaml] [settings] FILE|-';
+const USAGE =
+  'usage: sfd-sidecar check [--pod NAME [-n NS]] [-o json|yaml] [settings] ' +
+  '[--context NAME] [--kubeconfig FILE] [FILE|-]';
+/** Where the objects come from when no FILE is given, as the messages name it. */
+const CLUSTER = 'the cluster';
 const CLUSTER_GET =
   'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,' +
   'validatingadmissionpolicybindings -A -o json';
@@ -38,18 +45,13 @@ export async function checkCommand(
   io: CliIo,
 ): Promise<number> {
   const format = outputFormatOf(options);
-  if (positionals.length !== 1) {
+  if (positionals.length > 1) {
     io.stderr(`${USAGE}\n`);
     return 2;
   }
-  const source = positionals[0]!;
-  const text = await readCommandInput(io, 'check', source, MAX_INPUT_BYTES);
-  if (text === null) return 2;
-  const values = readValues(text);
-  if (values === null) {
-    io.stderr(`sfd-sidecar check: ${source} is neither the JSON kubectl prints with -o json nor YAML manifests\n`);
-    return 2;
-  }
+  const source = positionals[0] ?? CLUSTER;
+  const values = positionals.length === 1 ? await readInput(source, options, io) : await readCluster(options, io);
+  if (values === null) return 2;
   if (typeof options.pod === 'string') return explainCommand(values, options, settings, source, format, io);
   if (!values.flatMap(objectsOf).some((o) => CHECKED_KINDS.includes(String(o.kind)))) {
     io.stderr(nothingToRead('check', source, `object of a kind it checks (${CHECKED_KINDS.join(', ')})`, CLUSTER_GET));
@@ -64,6 +66,36 @@ export async function checkCommand(
       `${count('not checked')} not checked\n`,
   );
   return count('fail') > 0 ? 1 : 0;
+}
+
+/** The documents of FILE or `-`, or null once why they cannot be read is on stderr. */
+async function readInput(source: string, options: Readonly<Record<string, unknown>>, io: CliIo) {
+  const beside = clusterOptionsBesideFile('check', options, CLUSTER_OPTIONS);
+  if (beside !== null) {
+    io.stderr(beside);
+    return null;
+  }
+  const text = await readCommandInput(io, 'check', source, MAX_INPUT_BYTES);
+  if (text === null) return null;
+  const values = readValues(text);
+  if (values === null)
+    io.stderr(`sfd-sidecar check: ${source} is neither the JSON kubectl prints with -o json nor YAML manifests\n`);
+  return values;
+}
+
+/** The cluster's objects check reads (those of one pod's namespace with --pod -n), or null as above. */
+function readCluster(options: Readonly<Record<string, unknown>>, io: CliIo) {
+  const namespace = namespaceOf(options);
+  return readFromCluster('check', options, io, (api) =>
+    typeof options.pod === 'string' ? readClusterForPod(api, namespace) : readClusterForCheck(api),
+  );
+}
+
+function namespaceOf(options: Readonly<Record<string, unknown>>): string | undefined {
+  const namespace = typeof options.namespace === 'string' ? options.namespace : undefined;
+  if (namespace !== undefined && !isDnsLabel(namespace))
+    throw new ConfigError([`--namespace: must be a namespace name (got ${JSON.stringify(namespace)})`]);
+  return namespace;
 }
 
 function line(result: CheckResult): string {
@@ -91,9 +123,7 @@ function explainCommand(
   io: CliIo,
 ): number {
   const name = options.pod as string;
-  const namespace = typeof options.namespace === 'string' ? options.namespace : undefined;
-  if (namespace !== undefined && !isDnsLabel(namespace))
-    throw new ConfigError([`--namespace: must be a namespace name (got ${JSON.stringify(namespace)})`]);
+  const namespace = namespaceOf(options);
   const objects = values.flatMap(objectsOf);
   if (!objects.some((o) => podTemplatePath(o) !== undefined)) {
     io.stderr(nothingToRead('check', source, 'pod or workload', `kubectl get pods,deployments -A -o json`));
@@ -107,7 +137,8 @@ function explainCommand(
   );
   if (object === undefined) {
     io.stderr(
-      `sfd-sidecar check: no pod or workload named ${name}${namespace ? ` in ${namespace}` : ''} in the input\n`,
+      `sfd-sidecar check: no pod or workload named ${name}${namespace ? ` in ${namespace}` : ''} ` +
+        `${source === CLUSTER ? 'in the cluster' : 'in the input'}\n`,
     );
     return 2;
   }

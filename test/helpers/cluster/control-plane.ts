@@ -3,7 +3,9 @@
 // kube-controller-manager when the folder holds it. Unlike envtest's defaults, the API server keeps
 // the ServiceAccount admission plugin: what injection must survive is the whole admission chain as a
 // cluster runs it. Webhooks reach a local injector by `url`; --enable-aggregator-routing lets the API
-// server dial a Service's endpoints rather than a ClusterIP no one serves here.
+// server dial a Service's endpoints rather than a ClusterIP no one serves here. A second user, the
+// reader, holds no rights until a test grants them; the API server's audit log records each request
+// of the reader's alone (and the answer to its lists of Secrets), so that a test sees what crossed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
@@ -19,9 +21,30 @@ export interface ControlPlane {
   readonly controllers: boolean;
   /** The folder holding each process's log. */
   readonly logs: string;
+  /** A kubeconfig of the reader, a user without rights (no group), named as `readerUser`. */
+  readonly readerKubeconfig: string;
+  readonly readerUser: string;
+  /** The API server's audit log: the reader's requests, one JSON event per line. */
+  readonly auditLog: string;
   /** Stops every process; keeps the folder and its logs when asked. */
   stop(keep?: boolean): Promise<void>;
 }
+
+const READER = 'sfd-test-reader';
+
+/** Every request of the reader at Metadata level (verb, URI, status), and the answers to its lists of Secrets. */
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: RequestResponse
+    users: [${READER}]
+    verbs: [list]
+    resources: [{group: "", resources: [secrets]}]
+  - level: Metadata
+    users: [${READER}]
+  - level: None
+`;
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -90,6 +113,31 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
     ],
     opensslArgs,
   );
+  await run(
+    'openssl',
+    ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'reader.key', '-out', 'reader.csr', '-subj', `/CN=${READER}`],
+    opensslArgs,
+  );
+  await run(
+    'openssl',
+    [
+      'x509',
+      '-req',
+      '-in',
+      'reader.csr',
+      '-CA',
+      'ca.crt',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-out',
+      'reader.crt',
+    ],
+    opensslArgs,
+  );
+  writeFileSync(join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
   await run('openssl', ['genrsa', '-out', 'sa.key', '2048'], opensslArgs);
   await run('openssl', ['rsa', '-in', 'sa.key', '-pubout', '-out', 'sa.pub'], opensslArgs);
   const [etcdClient, etcdPeer, apiPort, controllersPort] = [
@@ -130,20 +178,26 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
     `--service-account-signing-key-file=${join(dir, 'sa.key')}`,
     '--service-cluster-ip-range=10.0.0.0/24',
     '--enable-aggregator-routing=true',
+    `--audit-policy-file=${join(dir, 'audit-policy.yaml')}`,
+    `--audit-log-path=${join(dir, 'audit.log')}`,
+    // Each event is written before its answer ends, so it is in the file once the client has the answer.
+    '--audit-log-mode=blocking',
   ]);
   const kubeconfig = join(dir, 'kubeconfig');
-  const config = (server: string) =>
+  const config = (server: string, user: string) =>
     [
       'apiVersion: v1',
       'kind: Config',
       `clusters: [{name: test, cluster: {server: "${server}", insecure-skip-tls-verify: true}}]`,
-      `users: [{name: admin, user: {client-certificate: ${join(dir, 'admin.crt')}, ` +
-        `client-key: ${join(dir, 'admin.key')}}}]`,
-      'contexts: [{name: test, context: {cluster: test, user: admin}}]',
+      `users: [{name: ${user}, user: {client-certificate: ${join(dir, `${user}.crt`)}, ` +
+        `client-key: ${join(dir, `${user}.key`)}}}]`,
+      `contexts: [{name: test, context: {cluster: test, user: ${user}}}]`,
       'current-context: test',
       '',
     ].join('\n');
-  writeFileSync(kubeconfig, config(`https://127.0.0.1:${apiPort}`));
+  writeFileSync(kubeconfig, config(`https://127.0.0.1:${apiPort}`, 'admin'));
+  const readerKubeconfig = join(dir, 'reader.kubeconfig');
+  writeFileSync(readerKubeconfig, config(`https://127.0.0.1:${apiPort}`, 'reader'));
   await waitReady(apiServer, assets, kubeconfig, dir);
   const controllerManager = join(assets, 'kube-controller-manager');
   const controllers = existsSync(controllerManager);
@@ -162,6 +216,9 @@ export async function startControlPlane(assets: string): Promise<ControlPlane> {
   return {
     kubeconfig,
     controllers,
+    readerKubeconfig,
+    readerUser: READER,
+    auditLog: join(dir, 'audit.log'),
     logs: dir,
     async stop(keep = false) {
       // The API server first: its graceful stop waits on etcd.

@@ -18,6 +18,8 @@ export interface ClusterTarget {
   readonly controllers: boolean;
   /** Whether a node runs pods. */
   readonly nodes: boolean;
+  /** A user without rights until a test grants them, whose requests the API server's audit log records. */
+  readonly reader: { readonly kubeconfig: string; readonly user: string; readonly auditLog: string } | null;
 }
 
 export function clusterTarget(): ClusterTarget {
@@ -28,6 +30,14 @@ export function clusterTarget(): ClusterTarget {
     mode: process.env.SFD_TEST_CLUSTER === 'envtest' ? 'envtest' : 'cluster',
     controllers: process.env.SFD_TEST_CONTROLLERS !== 'false',
     nodes: process.env.SFD_TEST_NODES === 'true',
+    reader:
+      process.env.SFD_TEST_READER_KUBECONFIG && process.env.SFD_TEST_READER_USER && process.env.SFD_TEST_AUDIT_LOG
+        ? {
+            kubeconfig: process.env.SFD_TEST_READER_KUBECONFIG,
+            user: process.env.SFD_TEST_READER_USER,
+            auditLog: process.env.SFD_TEST_AUDIT_LOG,
+          }
+        : null,
   };
 }
 

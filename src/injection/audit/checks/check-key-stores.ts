@@ -18,7 +18,7 @@ const records = (value: unknown): Json[] => (Array.isArray(value) ? value.filter
 const strings = (value: unknown): Record<string, string> =>
   Object.fromEntries(Object.entries(record(value)).filter((e): e is [string, string] => typeof e[1] === 'string'));
 
-interface Need {
+export interface Need {
   readonly secret: string;
   readonly keys: readonly string[];
   readonly pod: string;
@@ -29,21 +29,7 @@ export function checkKeyStores(cluster: ClusterInput, injectors: readonly Inject
   if (missing.length > 0) return missing;
   const defaults = injectors[0]?.defaults;
   if (defaults === undefined) return [];
-  const asking = new Set(
-    cluster.namespaces
-      .filter((n) => asks(strings(record(n.metadata).labels)[INJECT_LABEL]))
-      .map((n) => String(n.metadata?.name)),
-  );
-  const needs = new Map<string, Need[]>();
-  const add = (namespace: string, need: Need) => needs.set(namespace, [...(needs.get(namespace) ?? []), need]);
-  for (const pod of cluster.pods) {
-    const namespace = textOf(pod.metadata?.namespace);
-    const need = needOf(pod, defaults, asking.has(namespace));
-    if (need) add(namespace, need);
-  }
-  for (const namespace of asking)
-    if (!needs.has(namespace) && defaults.keystoreSecret !== null && defaults.keystoreLayout === 'file')
-      add(namespace, { secret: defaults.keystoreSecret, keys: [defaults.keystoreKey], pod: 'new pods' });
+  const needs = keyStoreNeeds(cluster, defaults);
   return [...needs].flatMap(([namespace, list]) => {
     const bySecret = new Map<string, Need[]>();
     for (const need of list) bySecret.set(need.secret, [...(bySecret.get(need.secret) ?? []), need]);
@@ -73,6 +59,29 @@ export function checkKeyStores(cluster: ClusterInput, injectors: readonly Inject
       return { check: CHECK, status: 'ok', detail: `${namespace}/${name} holds ${wanted.join(', ')}` };
     });
   });
+}
+
+/** The key store Secrets each namespace's pods mount, or would mount once injected, with the keys they read. */
+export function keyStoreNeeds(
+  cluster: Pick<ClusterInput, 'namespaces' | 'pods'>,
+  defaults: InjectionOptions,
+): Map<string, Need[]> {
+  const asking = new Set(
+    cluster.namespaces
+      .filter((n) => asks(strings(record(n.metadata).labels)[INJECT_LABEL]))
+      .map((n) => String(n.metadata?.name)),
+  );
+  const needs = new Map<string, Need[]>();
+  const add = (namespace: string, need: Need) => needs.set(namespace, [...(needs.get(namespace) ?? []), need]);
+  for (const pod of cluster.pods) {
+    const namespace = textOf(pod.metadata?.namespace);
+    const need = needOf(pod, defaults, asking.has(namespace));
+    if (need) add(namespace, need);
+  }
+  for (const namespace of asking)
+    if (!needs.has(namespace) && defaults.keystoreSecret !== null && defaults.keystoreLayout === 'file')
+      add(namespace, { secret: defaults.keystoreSecret, keys: [defaults.keystoreKey], pod: 'new pods' });
+  return needs;
 }
 
 const describe = (pods: readonly string[]): string =>
