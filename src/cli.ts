@@ -5,6 +5,7 @@ import { ConfigError } from './config/config-error.js';
 import { didYouMean } from './config/nearest-name.js';
 import { mergeSettingSources } from './config/setting-sources.js';
 import { settingWarnings } from './config/unknown-settings.js';
+import { SETTING_NAMES } from './settings/all-settings.js';
 import type { CommandResult, ServeDeps } from './command/cli-io.js';
 import type { CommandSettings } from './command/command-settings.js';
 import type { CommandDefinition } from './cli/command-definition.js';
@@ -87,7 +88,7 @@ function readSettings(line: CommandLine, deps: ServeDeps): CommandSettings {
     env: deps.env,
     readFileIfExists: deps.readFileIfExists,
   });
-  return { ...merged, warnings: settingWarnings(merged) };
+  return { ...merged, warnings: settingWarnings(merged, SETTING_NAMES) };
 }
 
 /** A bad configuration exits 2 and a listener that cannot listen 1, each with one line; anything else is a bug. */

@@ -2,11 +2,12 @@
 // The values that are sidecar settings take their pattern or allowed values from the code that checks
 // those settings, so the chart refuses what the sidecar would refuse.
 import { INJECTION_MODES } from '../src/injection/options.js';
-import { IMAGE_PULL_POLICIES, KEYSTORE_LAYOUTS, LOG_LEVELS } from '../src/config/settings.js';
+import { IMAGE_PULL_POLICIES, KEYSTORE_LAYOUTS } from '../src/injection/injected-sidecar-settings.js';
+import { LOG_LEVELS } from '../src/config/settings.js';
 import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
 import { DNS_LABEL, OBJECT_NAME } from '../src/config/parsers.js';
 import { SIGNATURE_VERSIONS } from '../src/signing/types.js';
-import { SETTINGS } from '../src/config/settings.js';
+import { SETTINGS } from '../src/settings/all-settings.js';
 
 type Schema = Record<string, unknown>;
 

@@ -1,6 +1,7 @@
 // docs/configuration.md: the prose around the settings, and the table of every setting from the
 // registry (src/config/settings.ts), so that the reference is the code's.
-import { SETTING_LIST, defaultTextOf, flagFor } from '../src/config/settings.js';
+import { SETTING_LIST } from '../src/settings/all-settings.js';
+import { defaultTextOf, flagFor } from '../src/config/setting-definition.js';
 import { commandsReading } from '../src/cli/commands-reading.js';
 
 const cell = (text: string): string => text.replaceAll('|', '\\|');

@@ -40,7 +40,7 @@ import { DEFAULT_SERVICE_ACCOUNT } from '../src/injection/decide/service-account
 import { VERSION_TAG_FORM } from '../src/injection/decide/sidecar-version.js';
 import { annotationOf } from '../src/injection/options.js';
 import { PROFILE_NAME_PATTERN } from '../src/config/profile-parsers.js';
-import { SETTINGS } from '../src/config/settings.js';
+import { SETTINGS } from '../src/settings/all-settings.js';
 
 /** A list as a CEL map literal's keys: membership is one look-up, whatever the list's length. */
 const asKeys = (names: readonly string[]): Record<string, boolean> =>

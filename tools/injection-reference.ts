@@ -1,6 +1,6 @@
 // docs/injection.md: every label and annotation injection reads or writes, and every reason a pod is
 // left alone or refused, from the code that acts on them (src/injection), so that the page is the code's.
-import { defaultTextOf, SETTINGS } from '../src/config/settings.js';
+import { defaultTextOf } from '../src/config/setting-definition.js';
 import {
   INJECT_LABEL,
   INJECTED_LABEL,
@@ -28,7 +28,7 @@ export function injectionReference(): string {
     const row = OPTIONS[key];
     const annotation = annotationOf(key);
     if (annotation === undefined) return [];
-    const setting = row.setting === undefined ? undefined : SETTINGS[row.setting];
+    const setting = row.setting;
     const fallback = setting === undefined ? undefined : defaultTextOf(setting);
     const shown = fallback === undefined || fallback === '' ? '(none)' : `\`${cell(fallback)}\``;
     const from = setting ? `\`${setting.env}\`` : '(only the annotation)';

@@ -16,7 +16,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   signing: [],
   // Which API calls a profile may sign: named operations and rules, pure.
   operations: ['text'],
-  config: ['files', 'operations', 'signing', 'version.ts'],
+  config: ['files', 'operations', 'signing'],
   observability: ['config', 'operations', 'version.ts'],
   // Plumbing: what every listener shares (inbound), and the calls out to the gateway and other hosts
   // (outbound: the egress proxy's route and tunnel, trusted certificates, reading an answer's start).
@@ -75,6 +75,8 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   ],
   // What every command shares (its I/O, its settings), below the slices' commands and the dispatcher.
   command: ['config', 'files', 'observability', 'text'],
+  // The registry: every feature's settings assembled into the one list help, docs and the chart read.
+  settings: ['config', 'injection'],
   // Wiring and the command line, above everything.
   'sidecar.ts': [
     'admin',
@@ -101,11 +103,12 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
     'notify',
     'observability',
     'server',
+    'settings',
     'sidecar.ts',
     'signing',
     'text',
   ],
-  'cli.ts': ['cli', 'command', 'config', 'server', 'version.ts'],
+  'cli.ts': ['cli', 'command', 'config', 'server', 'settings', 'version.ts'],
   'main.ts': ['cli.ts', 'files'],
   'warm-compile-cache.ts': ['cli.ts', 'cli', 'keys', 'notify'],
 };

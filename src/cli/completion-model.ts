@@ -2,7 +2,8 @@
 // command with its summary, its flags (own options and the settings it reads, each with its one-line
 // description and, where they are a few words, its values) and the actions its first argument names.
 import type { CommandDescription } from './command-definition.js';
-import { SETTING_LIST, flagFor, isReadBy } from '../config/settings.js';
+import { flagFor, isReadBy } from '../config/setting-definition.js';
+import { SETTING_LIST } from '../settings/all-settings.js';
 
 export interface CompletedFlag {
   /** `--name`. */

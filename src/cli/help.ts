@@ -2,8 +2,9 @@
 // what it may be and its default, in plain text that fits 100 columns.
 import type { CommandDescription } from './command-definition.js';
 import { COMMANDS } from './commands.js';
-import { SETTINGS, defaultTextOf, flagFor, isReadBy, type SettingDefinition } from '../config/settings.js';
-import { SETTING_GROUPS } from '../config/setting-groups.js';
+import { defaultTextOf, flagFor, isReadBy, type SettingDefinition } from '../config/setting-definition.js';
+import { SETTINGS } from '../settings/all-settings.js';
+import { SETTING_GROUPS } from '../settings/setting-groups.js';
 import { wrapWords } from '../text/wrap-words.js';
 
 const WIDTH = 100;

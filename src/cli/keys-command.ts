@@ -120,8 +120,8 @@ async function list(
     return 0;
   }
   const r = readerOf(settings, io);
-  const path = r.raw('keystoreFile');
-  const profileName = r.value('profile');
+  const path = r.raw(SETTINGS.keystoreFile);
+  const profileName = r.value(SETTINGS.profile);
   let store: KeyStore | undefined;
   if (path !== undefined) {
     const loaded = await load(path.trim(), io);

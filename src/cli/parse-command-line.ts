@@ -4,7 +4,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config/config-error.js';
 import { didYouMean } from '../config/nearest-name.js';
 import type { SettingValues } from '../config/setting-reader.js';
-import { SETTING_LIST, flagFor } from '../config/settings.js';
+import { flagFor } from '../config/setting-definition.js';
+import { SETTING_LIST } from '../settings/all-settings.js';
 import type { OptionDefinition } from './command-definition.js';
 
 type OptionSpec = NonNullable<ParseArgsConfig['options']>;

@@ -21,6 +21,7 @@ import type { RunningService, ServeDeps } from '../command/cli-io.js';
 import type { CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
 import { ignoredSettingNames, type IgnoredSettingName } from '../config/ignored-setting-names.js';
+import { SETTING_NAMES } from '../settings/all-settings.js';
 import { wrapWords } from '../text/wrap-words.js';
 
 export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
@@ -62,7 +63,13 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
       limits: config.limits,
     });
     if (emulator)
-      deps.stderr(demoBanner(emulator.url, formatAddress(sidecar.proxyAddress), ignoredSettingNames(settings.values)));
+      deps.stderr(
+        demoBanner(
+          emulator.url,
+          formatAddress(sidecar.proxyAddress),
+          ignoredSettingNames(settings.values, SETTING_NAMES),
+        ),
+      );
     let relay: { close(drainMs: number): Promise<void> } | null = null;
     try {
       if (config.notify)

@@ -9,6 +9,7 @@ import { parseInteger, type ListenAddress } from '../config/parsers.js';
 import { formatHostPort } from '../server/listen.js';
 import type { CliIo } from '../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../command/command-settings.js';
+import { SETTINGS } from '../config/settings.js';
 
 type Options = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
@@ -19,7 +20,7 @@ const LOOK_TIMEOUT_MS = 1000;
 
 export async function waitReadyCommand(settings: CommandSettings, options: Options, io: CliIo): Promise<number> {
   const reader = readerOf(settings, io);
-  const admin = reader.value('adminListen');
+  const admin = reader.value(SETTINGS.adminListen);
   const timeoutText = typeof options['timeout-ms'] === 'string' ? options['timeout-ms'] : '60000';
   const timeoutMs = reader.parseFrom('--timeout-ms', timeoutText, parseInteger(1, 3_600_000), false);
   reader.assertValid();

@@ -57,8 +57,8 @@ export interface EgressProxySettings {
  */
 export function readEgressProxy(r: SettingReader): EgressProxySettings {
   const own = SETTINGS.upstreamProxy.env;
-  const proxy = r.rawWithFallback('upstreamProxy', ['HTTPS_PROXY', 'https_proxy']);
-  const noProxy = r.rawWithFallback('upstreamNoProxy', ['NO_PROXY', 'no_proxy']);
+  const proxy = r.rawWithFallback(SETTINGS.upstreamProxy, ['HTTPS_PROXY', 'https_proxy']);
+  const noProxy = r.rawWithFallback(SETTINGS.upstreamNoProxy, ['NO_PROXY', 'no_proxy']);
   const ownNoProxy = noProxy?.name === SETTINGS.upstreamNoProxy.env;
   const strictList = noProxy && ownNoProxy ? r.parseFrom(noProxy.name, noProxy.text, parseNoProxy, false) : undefined;
   if (!proxy) return { proxy: null, ignored: null };

@@ -1,10 +1,6 @@
 // The SFD_* names given that are no setting, each with the setting it most likely means: what the demo
 // banner names when such names are all that was given (a typo of SFD_UPSTREAM_URL starts the demo).
 import { nearestName } from './nearest-name.js';
-import { SETTING_LIST } from './settings.js';
-
-const KNOWN = SETTING_LIST.map((s) => s.env);
-const KNOWN_SET = new Set<string>(KNOWN);
 
 export interface IgnoredSettingName {
   readonly name: string;
@@ -12,8 +8,13 @@ export interface IgnoredSettingName {
   readonly nearest: string | null;
 }
 
-export function ignoredSettingNames(values: Readonly<Record<string, unknown>>): IgnoredSettingName[] {
+/** The names given that are no setting; `known`: every setting's variable. */
+export function ignoredSettingNames(
+  values: Readonly<Record<string, unknown>>,
+  known: readonly string[],
+): IgnoredSettingName[] {
+  const knownSet = new Set(known);
   return Object.keys(values)
-    .filter((name) => name.startsWith('SFD_') && !KNOWN_SET.has(name))
-    .map((name) => ({ name, nearest: nearestName(name, KNOWN) }));
+    .filter((name) => name.startsWith('SFD_') && !knownSet.has(name))
+    .map((name) => ({ name, nearest: nearestName(name, known) }));
 }

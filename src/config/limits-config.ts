@@ -43,18 +43,18 @@ export const DEFAULT_LIMITS: Limits = Object.freeze({
 /** @param maxBodyBytes SFD_MAX_BODY_BYTES: the body budget's default is never below it. */
 export function readLimits(r: SettingReader, maxBodyBytes: number): Limits {
   const limits: Limits = Object.freeze({
-    upstreamMaxSockets: r.value('upstreamMaxSockets'),
-    upstreamRetries: r.value('upstreamRetries'),
-    retryMethods: Object.freeze(r.value('retryMethods')),
-    maxInflight: r.value('maxInflight'),
-    maxConnections: r.value('maxConnections'),
-    adminMaxConnections: r.value('adminMaxConnections'),
-    maxBufferedBodyBytes: r.value('maxBufferedBodyBytes') ?? Math.max(BUFFERED_BODY_DEFAULT, maxBodyBytes),
-    maxHeaderBytes: r.value('maxHeaderBytes'),
-    clientHeadersTimeoutMs: r.value('clientHeadersTimeoutMs'),
-    clientRequestTimeoutMs: r.value('clientRequestTimeoutMs'),
-    clientKeepAliveTimeoutMs: r.value('clientKeepAliveTimeoutMs'),
-    clientMinBodyBytesPerSecond: r.value('clientMinBodyBytesPerSecond'),
+    upstreamMaxSockets: r.value(SETTINGS.upstreamMaxSockets),
+    upstreamRetries: r.value(SETTINGS.upstreamRetries),
+    retryMethods: Object.freeze(r.value(SETTINGS.retryMethods)),
+    maxInflight: r.value(SETTINGS.maxInflight),
+    maxConnections: r.value(SETTINGS.maxConnections),
+    adminMaxConnections: r.value(SETTINGS.adminMaxConnections),
+    maxBufferedBodyBytes: r.value(SETTINGS.maxBufferedBodyBytes) ?? Math.max(BUFFERED_BODY_DEFAULT, maxBodyBytes),
+    maxHeaderBytes: r.value(SETTINGS.maxHeaderBytes),
+    clientHeadersTimeoutMs: r.value(SETTINGS.clientHeadersTimeoutMs),
+    clientRequestTimeoutMs: r.value(SETTINGS.clientRequestTimeoutMs),
+    clientKeepAliveTimeoutMs: r.value(SETTINGS.clientKeepAliveTimeoutMs),
+    clientMinBodyBytesPerSecond: r.value(SETTINGS.clientMinBodyBytesPerSecond),
   });
   if (limits.clientHeadersTimeoutMs > limits.clientRequestTimeoutMs) {
     r.problems.push(

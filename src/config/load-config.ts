@@ -72,29 +72,29 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const r = new SettingReader(values, deps, deps.sources);
   // Every setting is read before the problems are reported, so that all of them are.
   const settings = {
-    profile: r.value('profile'),
-    keyExpiryWarningDays: r.value('keyExpiryWarningDays'),
+    profile: r.value(SETTINGS.profile),
+    keyExpiryWarningDays: r.value(SETTINGS.keyExpiryWarningDays),
     signing: r.signingOptions(),
-    upstreamTimeoutMs: r.value('upstreamTimeoutMs'),
-    shutdownDelayMs: r.value('shutdownDelayMs'),
-    shutdownTimeoutMs: r.value('shutdownTimeoutMs'),
-    logLevel: r.value('logLevel'),
-    requestLog: r.value('requestLog'),
+    upstreamTimeoutMs: r.value(SETTINGS.upstreamTimeoutMs),
+    shutdownDelayMs: r.value(SETTINGS.shutdownDelayMs),
+    shutdownTimeoutMs: r.value(SETTINGS.shutdownTimeoutMs),
+    logLevel: r.value(SETTINGS.logLevel),
+    requestLog: r.value(SETTINGS.requestLog),
   };
-  const reloadIntervalMs = r.value('keystoreReloadIntervalMs');
-  const debounceMs = r.value('keystoreDebounceMs');
-  const upstream = r.value('upstreamUrl');
-  const listen = r.value('listen');
-  const adminListen = r.value('adminListen');
-  const maxBodyBytes = r.value('maxBodyBytes');
-  const upstreamCa = r.file('upstreamCaFile', FILE_LIMITS.caBundle);
+  const reloadIntervalMs = r.value(SETTINGS.keystoreReloadIntervalMs);
+  const debounceMs = r.value(SETTINGS.keystoreDebounceMs);
+  const upstream = r.value(SETTINGS.upstreamUrl);
+  const listen = r.value(SETTINGS.listen);
+  const adminListen = r.value(SETTINGS.adminListen);
+  const maxBodyBytes = r.value(SETTINGS.maxBodyBytes);
+  const upstreamCa = r.file(SETTINGS.upstreamCaFile, FILE_LIMITS.caBundle);
   const caProblem = upstreamCa === null ? null : caBundleProblem(upstreamCa);
   if (caProblem) r.problems.push(`${SETTINGS.upstreamCaFile.env}: ${caProblem}`);
   const egress = readEgressProxy(r);
-  const profileHeader = r.value('profileHeader') ?? null;
-  const allowedProfiles = r.value('allowedProfiles') ?? [];
+  const profileHeader = r.value(SETTINGS.profileHeader) ?? null;
+  const allowedProfiles = r.value(SETTINGS.allowedProfiles) ?? [];
   // Read before the problems are judged: a limit that cannot be read must stop the start, never lift.
-  const operations = r.value('operations') ?? null;
+  const operations = r.value(SETTINGS.operations) ?? null;
   profileChoiceProblems(r, profileHeader, allowedProfiles);
   const limits = readLimits(r, maxBodyBytes);
   const notify = readNotifyConfig(r, limits.maxHeaderBytes);
@@ -104,8 +104,8 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
     ...(notify ? [['notifyListen', notify.listen] as const] : []),
   ]);
 
-  const keystorePath = r.raw('keystoreFile')?.trim();
-  const demo = !deps.production && !r.isSet('upstreamUrl') && !r.keyConfigured() && keystorePath === undefined;
+  const keystorePath = r.raw(SETTINGS.keystoreFile)?.trim();
+  const demo = !deps.production && !r.isSet(SETTINGS.upstreamUrl) && !r.keyConfigured() && keystorePath === undefined;
   const keySource = readKeySource(r, deps.production, { keystorePath, demo, reloadIntervalMs, debounceMs });
   r.assertValid();
 
@@ -140,7 +140,7 @@ function profileChoiceProblems(
       `${SETTINGS.allowedProfiles.env}: required with ${SETTINGS.profileHeader.env}, the profiles a caller may pick`,
     );
   }
-  if (profileHeader === null && r.isSet('allowedProfiles')) {
+  if (profileHeader === null && r.isSet(SETTINGS.allowedProfiles)) {
     r.problems.push(
       `${SETTINGS.allowedProfiles.env}: only means something with ${SETTINGS.profileHeader.env}; set both or neither`,
     );
@@ -168,7 +168,7 @@ function readKeySource(
     }
     return { kind: 'keystore', path: keystorePath, reloadIntervalMs, debounceMs };
   } else if (!demo) {
-    if (!r.isSet('upstreamUrl')) {
+    if (!r.isSet(SETTINGS.upstreamUrl)) {
       const why = production
         ? 'NODE_ENV=production never falls back to the demo'
         : 'the demo runs only when no key is configured';

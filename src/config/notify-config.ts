@@ -36,22 +36,22 @@ export function smallestDeadLetterCap(maxBodyBytes: number, maxHeaderBytes: numb
 }
 
 export function readNotifyConfig(r: SettingReader, maxHeaderBytes: number): NotifyConfig | null {
-  const listen = r.value('notifyListen');
+  const listen = r.value(SETTINGS.notifyListen);
   const config = {
-    path: r.value('notifyPath'),
-    token: r.value('notifyToken') ?? null,
-    allowedCidrs: r.value('notifyAllowedCidrs') ?? null,
-    requireHeader: r.value('notifyRequireHeader') === 'true',
-    maxBodyBytes: r.value('notifyMaxBodyBytes'),
-    maxInflight: r.value('notifyMaxInflight'),
-    maxConnections: r.value('notifyMaxConnections'),
-    timeoutMs: r.value('notifyTimeoutMs'),
-    deadLetterDir: r.raw('notifyDeadLetterDir')?.trim() ?? null,
-    deadLetterMaxBytes: r.value('notifyDeadLetterMaxBytes'),
+    path: r.value(SETTINGS.notifyPath),
+    token: r.value(SETTINGS.notifyToken) ?? null,
+    allowedCidrs: r.value(SETTINGS.notifyAllowedCidrs) ?? null,
+    requireHeader: r.value(SETTINGS.notifyRequireHeader) === 'true',
+    maxBodyBytes: r.value(SETTINGS.notifyMaxBodyBytes),
+    maxInflight: r.value(SETTINGS.notifyMaxInflight),
+    maxConnections: r.value(SETTINGS.notifyMaxConnections),
+    timeoutMs: r.value(SETTINGS.notifyTimeoutMs),
+    deadLetterDir: r.raw(SETTINGS.notifyDeadLetterDir)?.trim() ?? null,
+    deadLetterMaxBytes: r.value(SETTINGS.notifyDeadLetterMaxBytes),
   };
-  const forwardUrl = r.value('notifyForwardUrl');
-  if (!r.isSet('notifyListen')) return null;
-  if (!r.isSet('notifyForwardUrl'))
+  const forwardUrl = r.value(SETTINGS.notifyForwardUrl);
+  if (!r.isSet(SETTINGS.notifyListen)) return null;
+  if (!r.isSet(SETTINGS.notifyForwardUrl))
     r.problems.push(
       `${SETTINGS.notifyForwardUrl.env}: required with ${SETTINGS.notifyListen.env}, where the application ` +
         `takes notifications`,

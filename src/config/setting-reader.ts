@@ -1,5 +1,5 @@
-// Reads setting values through the registry (settings.ts): each setting's text is parsed as the
-// registry says, its default applied when it is not given. Every problem is collected, naming the
+// Reads setting values by their definitions (each feature's table): each setting's text is parsed as its
+// definition says, its default applied when it is not given. Every problem is collected, naming the
 // setting, where its value came from and what is allowed, never echoing a secret, so that a command
 // can report them all at once. Warnings (a value that works but is likely a mistake) are collected too.
 import { quoteValue } from './quote-value.js';
@@ -10,7 +10,8 @@ import { ConfigError } from './config-error.js';
 import type { Parsed } from './parsers.js';
 import { secretWhitespaceProblem } from './secret-whitespace.js';
 import type { SettingSource, SettingValues } from './setting-sources.js';
-import { SETTINGS, type SettingKey, type SettingValue } from './settings.js';
+import type { SettingDefinition, ValueType } from './setting-definition.js';
+import { SETTINGS } from './settings.js';
 
 export type { SettingValues } from './setting-sources.js';
 
@@ -20,9 +21,9 @@ export interface FileReader {
 }
 
 /** A setting's value: with its default when it has one, else possibly undefined. */
-export type ValueOf<K extends SettingKey> = (typeof SETTINGS)[K] extends { readonly default: unknown }
-  ? SettingValue<K>
-  : SettingValue<K> | undefined;
+export type ValueOf<D extends SettingDefinition> = D extends { readonly default: unknown }
+  ? ValueType<D>
+  : ValueType<D> | undefined;
 
 export class SettingReader {
   readonly problems: string[] = [];
@@ -35,27 +36,21 @@ export class SettingReader {
   ) {}
 
   /** The raw text of a setting, undefined when unset or blank. */
-  raw(key: SettingKey): string | undefined {
-    const value = this.values[SETTINGS[key].env];
+  raw(setting: SettingDefinition): string | undefined {
+    const value = this.values[setting.env];
     return value === undefined || value.trim() === '' ? undefined : value;
   }
 
-  isSet(key: SettingKey): boolean {
-    return this.raw(key) !== undefined;
+  isSet(setting: SettingDefinition): boolean {
+    return this.raw(setting) !== undefined;
   }
 
   /** The setting's value, or its default when it is not given (or not valid: the problem is recorded). */
-  value<K extends SettingKey>(key: K): ValueOf<K> {
-    const definition = SETTINGS[key] as {
-      default?: unknown;
-      parse: (raw: string) => Parsed<unknown>;
-      secret?: boolean;
-      env: string;
-    };
-    const text = this.raw(key);
-    if (text === undefined) return definition.default as ValueOf<K>;
+  value<D extends SettingDefinition>(definition: D): ValueOf<D> {
+    const text = this.raw(definition);
+    if (text === undefined) return definition.default as ValueOf<D>;
     const parsed = this.parseFrom(definition.env, text, definition.parse, definition.secret === true);
-    return (parsed ?? definition.default) as ValueOf<K>;
+    return (parsed ?? definition.default) as ValueOf<D>;
   }
 
   /**
@@ -63,11 +58,11 @@ export class SettingReader {
    * reads (HTTPS_PROXY...) that is set, with the name of the variable it came from.
    */
   rawWithFallback(
-    key: SettingKey,
+    setting: SettingDefinition,
     conventional: readonly string[],
   ): { readonly name: string; readonly text: string } | undefined {
-    const own = this.raw(key);
-    if (own !== undefined) return { name: SETTINGS[key].env, text: own };
+    const own = this.raw(setting);
+    if (own !== undefined) return { name: setting.env, text: own };
     for (const name of conventional) {
       const value = this.values[name];
       if (value !== undefined && value.trim() !== '') return { name, text: value };
@@ -91,13 +86,13 @@ export class SettingReader {
   }
 
   /** Reads a file named by a setting; null when the setting is unset. */
-  file(key: SettingKey, maxBytes: number): string | null {
-    const path = this.raw(key)?.trim();
+  file(setting: SettingDefinition, maxBytes: number): string | null {
+    const path = this.raw(setting)?.trim();
     if (path === undefined) return null;
     try {
       return this.files.readFile(path, maxBytes);
     } catch (error) {
-      const { env } = SETTINGS[key];
+      const { env } = setting;
       this.problems.push(
         `${env}${this.from(env)}: must name a readable regular file (${JSON.stringify(path)}: ` +
           `${describeFileProblem(error)})`,
@@ -108,28 +103,32 @@ export class SettingReader {
 
   signingOptions(): SigningOptions {
     return Object.freeze({
-      signatureVersion: this.value('signatureVersion'),
-      v2StringShape: this.value('v2StringShape'),
-      queryPlacement: this.value('queryPlacement'),
+      signatureVersion: this.value(SETTINGS.signatureVersion),
+      v2StringShape: this.value(SETTINGS.v2StringShape),
+      queryPlacement: this.value(SETTINGS.queryPlacement),
     });
   }
 
   /** True when any of the single-key settings is given. */
   keyConfigured(): boolean {
-    return this.isSet('accessKeyId') || this.isSet('accessKeySecret') || this.isSet('accessKeySecretFile');
+    return (
+      this.isSet(SETTINGS.accessKeyId) ||
+      this.isSet(SETTINGS.accessKeySecret) ||
+      this.isSet(SETTINGS.accessKeySecretFile)
+    );
   }
 
   /** The single access key of SFD_ACCESS_KEY_ID and SFD_ACCESS_KEY_SECRET[_FILE]; problems when incomplete. */
   accessKey(): AccessKey | undefined {
     const { accessKeyId, accessKeySecret, accessKeySecretFile } = SETTINGS;
-    const id = this.value('accessKeyId');
-    if (!this.isSet('accessKeyId'))
+    const id = this.value(SETTINGS.accessKeyId);
+    if (!this.isSet(SETTINGS.accessKeyId))
       this.problems.push(
         `${accessKeyId.env}: required, the access key id to sign with, unless ${SETTINGS.keystoreFile.env} ` +
           'names a key store',
       );
-    const value = this.raw('accessKeySecret');
-    const hasFile = this.isSet('accessKeySecretFile');
+    const value = this.raw(SETTINGS.accessKeySecret);
+    const hasFile = this.isSet(SETTINGS.accessKeySecretFile);
     let secret: string | undefined;
     if (value !== undefined && hasFile)
       this.problems.push(`${accessKeySecret.env} and ${accessKeySecretFile.env}: set only one of them`);
@@ -143,7 +142,7 @@ export class SettingReader {
         `${accessKeySecret.env} or ${accessKeySecretFile.env}: one is required, the access key secret`,
       );
     else {
-      const text = this.file('accessKeySecretFile', FILE_LIMITS.secret);
+      const text = this.file(SETTINGS.accessKeySecretFile, FILE_LIMITS.secret);
       if (text !== null) {
         secret = text.replace(/\r?\n$/, '');
         if (secret === '')
@@ -151,7 +150,7 @@ export class SettingReader {
         const whitespace = secretWhitespaceProblem(secret);
         if (whitespace)
           this.warnings.push(
-            `${accessKeySecretFile.env}: the secret in ${this.raw('accessKeySecretFile')?.trim()} ${whitespace}`,
+            `${accessKeySecretFile.env}: the secret in ${this.raw(SETTINGS.accessKeySecretFile)?.trim()} ${whitespace}`,
           );
       }
     }

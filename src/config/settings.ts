@@ -1,6 +1,6 @@
-// Every setting, once: its environment variable (the flag of SFD_X_Y is --x-y), what it means, how its
-// text is read and what it may be, its default, whether it is a secret, and the commands that read it.
-// The readers, --help, docs/configuration.md and the chart's values schema all derive from this table.
+// The sidecar's own settings: the signing proxy's, its keys', the gateway's, its listeners' and limits',
+// the notification relay's, and the logs'. Each other feature declares its own beside its code; the
+// registry (src/settings/) assembles them all into the one list help, docs and the chart derive from.
 import {
   OPERATIONS_SETTING_ALLOWED,
   parseOperationsSetting,
@@ -10,75 +10,23 @@ import type { SignatureVersion, QueryPlacement, V2StringShape } from '../signing
 import { QUERY_PLACEMENTS, SIGNATURE_VERSIONS, V2_STRING_SHAPES } from '../signing/types.js';
 import { parseCidrs, parseForwardUrl, parseNotifyPath, parseNotifyToken } from './notify-parsers.js';
 import {
-  formatListen,
   fail,
   ok,
   parseAccessKeyId,
-  parseInteger,
-  parseListen,
   parseMethods,
-  parseObjectName,
-  parseOneOf,
-  parseServiceName,
   parseUpstreamUrl,
   type ListenAddress,
-  type Parsed,
   type UpstreamTarget,
 } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
-import { IMAGE_REPOSITORY } from '../version.js';
-import { parseResourceQuantity } from './quantity-parsers.js';
-import { parseQuantity } from './quantity.js';
-
-export const KEYSTORE_LAYOUTS = ['file', 'per-profile'] as const;
-export type KeystoreLayout = (typeof KEYSTORE_LAYOUTS)[number];
-
-/**
- * The commands of a setting every command reads, the dispatcher reading it before any command runs. A
- * symbol rather than a word, so that a list method called on it fails to compile instead of answering.
- */
-export const EVERY_COMMAND: unique symbol = Symbol('every command');
+import { EVERY_COMMAND, defineSettings, type SettingDefinition } from './setting-definition.js';
+import { integer, listen, MiB, oneOf, text } from './setting-kinds.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 /** Which requests get their log line. */
 export const REQUEST_LOG_MODES = ['all', 'failed', 'off'] as const;
 export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number];
-/** native: an init container with restartPolicy Always; classic: the first container with a postStart wait. */
-export const INJECTION_MODES = ['native', 'classic'] as const;
-export type InjectionMode = (typeof INJECTION_MODES)[number];
-export const IMAGE_PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'] as const;
-export type ImagePullPolicy = (typeof IMAGE_PULL_POLICIES)[number];
-/** The sidecar's user id, or `platform` to leave it to the platform's policy. */
-export type SidecarUser = number | 'platform';
-
-export function parseSidecarUser(raw: string): Parsed<SidecarUser> {
-  const text = raw.trim();
-  if (text === 'platform') return ok('platform');
-  const parsed = parseInteger(1, 2147483647)(text);
-  return parsed.ok ? parsed : { ok: false, allowed: 'a user id from 1 to 2147483647, or platform' };
-}
-
-export interface SettingDefinition<T = unknown> {
-  readonly env: `SFD_${string}`;
-  readonly description: string;
-  /** Reads the setting's text; on failure, says what is allowed. */
-  readonly parse: (raw: string) => Parsed<T>;
-  /** What a value may be, in words (help and docs). */
-  readonly allowed: string;
-  /** The value when the setting is not given; absent when there is none. */
-  readonly default?: T;
-  /** The default as shown, when it is not the value itself (another variable, a computed value). */
-  readonly defaultText?: string;
-  /** A secret: never repeated in errors, logs or output. */
-  readonly secret?: boolean;
-  /** The commands that read it, by their names in the command table, or every command. */
-  readonly commands: readonly string[] | typeof EVERY_COMMAND;
-}
-
-/** Whether the command of that name reads the setting. */
-export const isReadBy = (setting: Pick<SettingDefinition, 'commands'>, command: string): boolean =>
-  setting.commands === EVERY_COMMAND || setting.commands.includes(command);
 
 const SERVE = ['serve', 'doctor'] as const;
 const SIGNING_FORM = ['serve', 'doctor', 'sign', 'emulator'] as const;
@@ -86,35 +34,13 @@ const KEYS = ['serve', 'doctor', 'sign', 'emulator', 'keys'] as const;
 const INJECT = ['inject', 'injector', 'check'] as const;
 const LISTENERS = ['serve', 'doctor', 'injector'] as const;
 
-const text = (allowed: string) => ({ parse: (raw: string): Parsed<string> => ok(raw.trim()), allowed });
-const integer = (min: number, max: number) => ({
-  parse: parseInteger(min, max),
-  allowed: `a whole number from ${min} to ${max}`,
-});
-const oneOf = <T extends string>(values: readonly T[]) => ({ parse: parseOneOf(values), allowed: values.join(', ') });
-/** A Kubernetes resource quantity, as text (what the pod spec takes). */
-const quantity = (allowed: string, resource: 'cpu' | 'memory', mayBeEmpty = false, minBytes = 0) => ({
-  parse: (raw: string): Parsed<string> => {
-    const text = raw.trim();
-    if (text === '' && mayBeEmpty) return ok('');
-    const parsed = parseResourceQuantity(resource)(text);
-    return parsed.ok && (parseQuantity(parsed.value) ?? 0) < minBytes ? { ok: false, allowed } : parsed;
-  },
-  allowed,
-});
-const listen = { parse: parseListen, allowed: 'HOST:PORT, [IPv6]:PORT, or :PORT for every address' };
-const MiB = 1024 * 1024;
-
-/** Keeps each definition's value type, so that readers get typed values. */
 /**
  * The default of SFD_MAX_BUFFERED_BODY_BYTES: the signing listener's, and the injector's, which the
  * injector's memory limit in the chart leaves room for.
  */
 export const BUFFERED_BODY_DEFAULTS = Object.freeze({ serve: 16 * MiB, injector: 8 * MiB });
 
-const define = <T extends Record<string, SettingDefinition>>(table: T): T => table;
-
-export const SETTINGS = define({
+export const SIDECAR_SETTINGS = defineSettings({
   envFile: {
     env: 'SFD_ENV_FILE',
     description: 'dotenv file read at start; real environment variables win over it',
@@ -510,168 +436,10 @@ export const SETTINGS = define({
     default: 64 * MiB,
     commands: SERVE,
   } satisfies SettingDefinition<number>,
-  image: {
-    env: 'SFD_IMAGE',
-    description: 'the sidecar image added to pods',
-    ...text('an image reference'),
-    defaultText: `${IMAGE_REPOSITORY}:VERSION (this build's version)`,
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  sidecarMinVersion: {
-    env: 'SFD_SIDECAR_MIN_VERSION',
-    description:
-      'the oldest sidecar version a pod may already carry (inject or a manifest injected before): a carried ' +
-      'sidecar must run SFD_IMAGE exactly or its repository at a version tag no older',
-    parse: (raw: string): Parsed<string> =>
-      /^\d{1,9}\.\d{1,9}\.\d{1,9}$/.test(raw.trim()) ? ok(raw.trim()) : fail('X.Y.Z'),
-    allowed: 'a version, X.Y.Z',
-    defaultText: "VERSION (this build's version)",
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  keystoreSecret: {
-    env: 'SFD_KEYSTORE_SECRET',
-    description:
-      "the Secret holding the key store, in each pod's namespace; a pod's sfd-sidecar.io/keystore-secret " +
-      'annotation wins',
-    parse: parseObjectName,
-    allowed: 'a Secret name',
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  keystoreSecretKey: {
-    env: 'SFD_KEYSTORE_SECRET_KEY',
-    description: 'the key of that Secret holding the key store file',
-    ...text('a Secret key'),
-    default: 'keystore.json',
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  keystoreLayout: {
-    env: 'SFD_KEYSTORE_LAYOUT',
-    description:
-      'how the key store Secret is laid out: file (one key store file, SFD_KEYSTORE_SECRET_KEY, mounted with ' +
-      'the whole Secret) or per-profile (one <profile>.json per profile, each holding that profile with its ' +
-      'secrets inline; a pod mounts only the files of the profiles it uses, and one missing fails its mount)',
-    ...oneOf(KEYSTORE_LAYOUTS),
-    default: 'file',
-    commands: INJECT,
-  } satisfies SettingDefinition<KeystoreLayout>,
-  sidecarMode: {
-    env: 'SFD_SIDECAR_MODE',
-    description:
-      'native: an init container with restartPolicy Always (Kubernetes 1.29+); classic: the first container, ' +
-      "with a postStart wait; a pod's sfd-sidecar.io/mode annotation wins",
-    ...oneOf(INJECTION_MODES),
-    default: 'native',
-    commands: INJECT,
-  } satisfies SettingDefinition<InjectionMode>,
-  imagePullPolicy: {
-    env: 'SFD_IMAGE_PULL_POLICY',
-    description: 'when the kubelet pulls the sidecar image: Always, IfNotPresent or Never',
-    ...oneOf(IMAGE_PULL_POLICIES),
-    default: 'IfNotPresent',
-    commands: INJECT,
-  } satisfies SettingDefinition<ImagePullPolicy>,
-  sidecarCpuRequest: {
-    env: 'SFD_SIDECAR_CPU_REQUEST',
-    description: "the sidecar's CPU request; a pod's sfd-sidecar.io/cpu-request annotation wins",
-    ...quantity('a CPU quantity (50m, 0.1, 1)', 'cpu'),
-    default: '50m',
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  sidecarMemoryRequest: {
-    env: 'SFD_SIDECAR_MEMORY_REQUEST',
-    description: "the sidecar's memory request; a pod's sfd-sidecar.io/memory-request annotation wins",
-    ...quantity('a memory quantity (96Mi, 128Mi, 1Gi)', 'memory'),
-    default: '96Mi',
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  sidecarCpuLimit: {
-    env: 'SFD_SIDECAR_CPU_LIMIT',
-    description: "the sidecar's CPU limit, none when empty; a pod's sfd-sidecar.io/cpu-limit annotation wins",
-    ...quantity('a CPU quantity, or empty for none', 'cpu', true),
-    default: '',
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  sidecarMemoryLimit: {
-    env: 'SFD_SIDECAR_MEMORY_LIMIT',
-    description:
-      "the sidecar's memory limit, at least what its heap cap and runtime need (192Mi); a pod's " +
-      'sfd-sidecar.io/memory-limit annotation wins',
-    ...quantity('a memory quantity of at least 192Mi', 'memory', false, 192 * MiB),
-    default: '192Mi',
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  sidecarUser: {
-    env: 'SFD_SIDECAR_USER',
-    description:
-      'the user id the injected sidecar runs as (and its group), or platform to leave both to the platform ' +
-      "(OpenShift's restricted-v2 assigns them); a pod's sfd-sidecar.io/sidecar-user annotation wins",
-    parse: parseSidecarUser,
-    allowed: 'a user id from 1 to 2147483647, or platform',
-    default: 65532,
-    commands: INJECT,
-  } satisfies SettingDefinition<SidecarUser>,
-  policyFile: {
-    env: 'SFD_POLICY_FILE',
-    description:
-      'the entitlement policy (YAML): which namespaces and service accounts may use which profiles; a pod ' +
-      'outside it is refused; the injector re-reads it when it changes; without one, every profile may be used',
-    ...text('a file path'),
-    commands: INJECT,
-  } satisfies SettingDefinition<string>,
-  injectorListen: {
-    env: 'SFD_INJECTOR_LISTEN',
-    description: 'the HTTPS listener of the admission webhook (POST /mutate, POST /mutate/namespace)',
-    ...listen,
-    default: { host: '', port: 8443 },
-    commands: ['injector'],
-  } satisfies SettingDefinition<ListenAddress>,
-  tlsCertFile: {
-    env: 'SFD_TLS_CERT_FILE',
-    description: "the webhook's certificate (PEM), re-read when it changes; required",
-    ...text('a file path'),
-    commands: ['injector'],
-  } satisfies SettingDefinition<string>,
-  tlsKeyFile: {
-    env: 'SFD_TLS_KEY_FILE',
-    description: "the webhook's private key (PEM), re-read when it changes; required",
-    ...text('a file path'),
-    commands: ['injector'],
-  } satisfies SettingDefinition<string>,
-  injectorTlsSecret: {
-    env: 'SFD_INJECTOR_TLS_SECRET',
-    description:
-      'a Secret in which the injector keeps a CA and a serving certificate of its own, renewed before they ' +
-      'expire, and writes the CA bundle into SFD_INJECTOR_WEBHOOK; instead of SFD_TLS_CERT_FILE and ' +
-      'SFD_TLS_KEY_FILE',
-    parse: parseObjectName,
-    allowed: 'an object name',
-    commands: ['injector'],
-  } satisfies SettingDefinition<string>,
-  injectorWebhook: {
-    env: 'SFD_INJECTOR_WEBHOOK',
-    description: 'the MutatingWebhookConfiguration whose CA bundle the injector keeps; with SFD_INJECTOR_TLS_SECRET',
-    parse: parseObjectName,
-    allowed: 'an object name',
-    commands: ['injector'],
-  } satisfies SettingDefinition<string>,
-  injectorService: {
-    env: 'SFD_INJECTOR_SERVICE',
-    description:
-      "the webhook's Service as NAME.NAMESPACE: the names its serving certificate is for, and the namespace " +
-      'of SFD_INJECTOR_TLS_SECRET; with SFD_INJECTOR_TLS_SECRET',
-    parse: parseServiceName,
-    allowed: 'NAME.NAMESPACE, two DNS labels',
-    commands: ['injector'],
-  } satisfies SettingDefinition<{ name: string; namespace: string }>,
-  injectorApiCredentials: {
-    env: 'SFD_INJECTOR_API_CREDENTIALS',
-    description:
-      'the folder holding the service account token (token) and the API server CA (ca.crt) the injector calls the ' +
-      'Kubernetes API with (KUBERNETES_SERVICE_HOST and _PORT name the server); with SFD_INJECTOR_TLS_SECRET',
-    default: '/var/run/secrets/kubernetes.io/serviceaccount',
-    ...text('a folder'),
-    commands: ['injector'],
-  } satisfies SettingDefinition<string>,
+});
+
+/** The logs' settings, read by the sidecar and the injector; last in help and docs. */
+export const LOG_SETTINGS = defineSettings({
   requestLog: {
     env: 'SFD_REQUEST_LOG',
     description:
@@ -690,24 +458,5 @@ export const SETTINGS = define({
   } satisfies SettingDefinition<LogLevel>,
 });
 
-export type SettingKey = keyof typeof SETTINGS;
-export const SETTING_LIST: readonly SettingDefinition[] = Object.values(SETTINGS);
-
-/** The value type of a setting. */
-export type SettingValue<K extends SettingKey> = (typeof SETTINGS)[K] extends SettingDefinition<infer T> ? T : never;
-
-/** --x-y for SFD_X_Y. */
-export function flagFor(env: string): string {
-  return `--${env.replace(/^SFD_/, '').toLowerCase().replace(/_/g, '-')}`;
-}
-
-/** The default as shown in help and docs; undefined when there is none. */
-export function defaultTextOf(definition: SettingDefinition): string | undefined {
-  if (definition.defaultText !== undefined) return definition.defaultText;
-  const value = definition.default;
-  if (value === undefined) return undefined;
-  if (Array.isArray(value)) return value.join(',');
-  if (typeof value === 'object' && value !== null)
-    return 'port' in value ? formatListen(value as ListenAddress) : JSON.stringify(value);
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
+/** The sidecar's own settings, by key: what the readers of this folder read. */
+export const SETTINGS = { ...SIDECAR_SETTINGS, ...LOG_SETTINGS };

@@ -6,21 +6,21 @@
 import { didYouMean } from './nearest-name.js';
 import { isServiceLink } from './service-links.js';
 import type { MergedSettings } from './setting-sources.js';
-import { SETTING_LIST } from './settings.js';
 
-const KNOWN = SETTING_LIST.map((s) => s.env);
-const KNOWN_SET = new Set<string>(KNOWN);
-
-/** Each SFD_* variable that is not a setting, and each unread dotenv line, as a sentence. */
-export function settingWarnings(merged: MergedSettings): string[] {
+/**
+ * Each SFD_* variable that is not a setting (`known`: every setting's variable), and each unread dotenv
+ * line, as a sentence.
+ */
+export function settingWarnings(merged: MergedSettings, known: readonly string[]): string[] {
+  const knownSet = new Set(known);
   const warnings: string[] = [];
   for (const name of Object.keys(merged.values)) {
-    if (!name.startsWith('SFD_') || KNOWN_SET.has(name)) continue;
+    if (!name.startsWith('SFD_') || knownSet.has(name)) continue;
     const fromKubelet = (merged.sources[name] ?? 'environment') === 'environment';
     if (fromKubelet && isServiceLink(name, String(merged.values[name] ?? ''))) continue;
     warnings.push(
       `${name} (from the ${merged.sources[name] ?? 'environment'}) is not a setting of sfd-sidecar and is ` +
-        `ignored${didYouMean(name, KNOWN)}`,
+        `ignored${didYouMean(name, known)}`,
     );
   }
   if (merged.unreadDotenvLines.length > 0) {

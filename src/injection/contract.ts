@@ -2,7 +2,8 @@
 // chart's admission policy (through a file generated from this one) read it back. A name or value
 // that two of them spell on their own drifts apart, and then uninject leaves a piece behind or the
 // policy refuses the pods injection makes.
-import { SETTINGS, isReadBy } from '../config/settings.js';
+import { isReadBy } from '../config/setting-definition.js';
+import { SETTINGS } from '../config/settings.js';
 import type { Volume, VolumeMount } from './pod.js';
 
 export const PREFIX = 'sfd-sidecar.io/';

@@ -6,22 +6,26 @@ import { parseHeaderName, parseProfileList, parseProfileName } from '../config/p
 import { parseResourceQuantity } from '../config/quantity-parsers.js';
 import { quoteValue } from '../config/quote-value.js';
 import type { SettingReader } from '../config/setting-reader.js';
-import {
-  INJECTION_MODES,
-  parseSidecarUser,
-  SETTINGS,
-  type ImagePullPolicy,
-  type InjectionMode,
-  type KeystoreLayout,
-  type SettingKey,
-  type SidecarUser,
-} from '../config/settings.js';
+import type { SettingDefinition } from '../config/setting-definition.js';
+import { SETTINGS } from '../config/settings.js';
 import { SIGNATURE_VERSIONS, type SignatureVersion } from '../signing/types.js';
 import { IMAGE_REPOSITORY, VERSION } from '../version.js';
 import { PREFIX } from './contract.js';
 import { parseOperationItems, type OperationItem } from '../operations/operation-rules.js';
+import {
+  INJECTED_SIDECAR_SETTINGS,
+  INJECTION_MODES,
+  parseSidecarUser,
+  type ImagePullPolicy,
+  type InjectionMode,
+  type KeystoreLayout,
+  type SidecarUser,
+} from './injected-sidecar-settings.js';
 
-export { INJECTION_MODES, type InjectionMode, type SidecarUser } from '../config/settings.js';
+export { INJECTION_MODES, type InjectionMode, type SidecarUser } from './injected-sidecar-settings.js';
+
+/** The settings the injection reads: the sidecar's own it passes on, and its own defaults. */
+const READ = { ...SETTINGS, ...INJECTED_SIDECAR_SETTINGS };
 
 export interface InjectionOptions {
   readonly image: string;
@@ -62,7 +66,7 @@ export interface PodOptions extends InjectionOptions {
 
 interface OptionRow<T> {
   /** The setting giving every pod's default; none when only a pod's annotation sets it. */
-  readonly setting?: SettingKey;
+  readonly setting?: SettingDefinition;
   /** The pod annotation that overrides the default, under sfd-sidecar.io/. */
   readonly annotation?: string;
   readonly parse?: (raw: string) => Parsed<T>;
@@ -74,9 +78,9 @@ interface OptionRow<T> {
 type OptionTable = { readonly [K in keyof InjectionOptions]: OptionRow<InjectionOptions[K]> };
 
 const setting =
-  <K extends SettingKey>(key: K) =>
+  <D extends SettingDefinition>(definition: D) =>
   (r: SettingReader) =>
-    r.value(key);
+    r.value(definition);
 const none = (): null => null;
 const quantity = (resource: 'cpu' | 'memory') => parseResourceQuantity(resource);
 /** The upstream as written (trimmed): the sidecar parses it again, and a pod's text must round-trip. */
@@ -87,109 +91,109 @@ const upstreamText = (raw: string): Parsed<string> => {
 
 export const OPTIONS: OptionTable = {
   image: {
-    setting: 'image',
-    fromSettings: (r) => r.value('image') ?? `${IMAGE_REPOSITORY}:${VERSION}`,
+    setting: READ.image,
+    fromSettings: (r) => r.value(READ.image) ?? `${IMAGE_REPOSITORY}:${VERSION}`,
     description: 'the sidecar image',
   },
   minimumVersion: {
-    setting: 'sidecarMinVersion',
-    fromSettings: (r) => r.value('sidecarMinVersion') ?? VERSION,
+    setting: READ.sidecarMinVersion,
+    fromSettings: (r) => r.value(READ.sidecarMinVersion) ?? VERSION,
     description: 'the oldest sidecar version a pod may carry',
   },
   imagePullPolicy: {
-    setting: 'imagePullPolicy',
-    fromSettings: setting('imagePullPolicy'),
+    setting: READ.imagePullPolicy,
+    fromSettings: setting(READ.imagePullPolicy),
     description: 'when the kubelet pulls the sidecar image',
   },
   keystoreSecret: {
-    setting: 'keystoreSecret',
+    setting: READ.keystoreSecret,
     annotation: 'keystore-secret',
     parse: parseObjectName,
-    fromSettings: (r) => r.value('keystoreSecret') ?? null,
+    fromSettings: (r) => r.value(READ.keystoreSecret) ?? null,
     description: "the Secret holding the key store, in the pod's namespace",
   },
   keystoreKey: {
-    setting: 'keystoreSecretKey',
-    fromSettings: setting('keystoreSecretKey'),
+    setting: READ.keystoreSecretKey,
+    fromSettings: setting(READ.keystoreSecretKey),
     description: 'the key of that Secret holding the key store file',
   },
   keystoreLayout: {
-    setting: 'keystoreLayout',
-    fromSettings: setting('keystoreLayout'),
+    setting: READ.keystoreLayout,
+    fromSettings: setting(READ.keystoreLayout),
     description: "one key store file in the Secret, or one file per profile (only the pod's profiles mounted)",
   },
   profile: {
-    setting: 'profile',
+    setting: READ.profile,
     annotation: 'profile',
     parse: parseProfileName,
-    fromSettings: setting('profile'),
+    fromSettings: setting(READ.profile),
     description: 'the key store profile the sidecar signs with',
   },
   upstreamUrl: {
-    setting: 'upstreamUrl',
+    setting: READ.upstreamUrl,
     annotation: 'upstream-url',
     parse: upstreamText,
-    fromSettings: (r) => (r.value('upstreamUrl') === undefined ? null : r.raw('upstreamUrl')!.trim()),
+    fromSettings: (r) => (r.value(READ.upstreamUrl) === undefined ? null : r.raw(READ.upstreamUrl)!.trim()),
     description: 'the gateway; none: each key store profile names its own',
   },
   signatureVersion: {
-    setting: 'signatureVersion',
+    setting: READ.signatureVersion,
     annotation: 'signature-version',
     parse: parseOneOf(SIGNATURE_VERSIONS),
     // Given to the sidecar only when set, so that the sidecar's own default applies otherwise.
-    fromSettings: (r) => (r.isSet('signatureVersion') ? r.value('signatureVersion') : null),
+    fromSettings: (r) => (r.isSet(READ.signatureVersion) ? r.value(READ.signatureVersion) : null),
     description: 'the signature scheme',
   },
   mode: {
-    setting: 'sidecarMode',
+    setting: READ.sidecarMode,
     annotation: 'mode',
     parse: parseOneOf(INJECTION_MODES),
-    fromSettings: setting('sidecarMode'),
+    fromSettings: setting(READ.sidecarMode),
     description: 'native (an init container with restartPolicy Always, Kubernetes 1.29+) or classic',
   },
   sidecarUser: {
-    setting: 'sidecarUser',
+    setting: READ.sidecarUser,
     annotation: 'sidecar-user',
     parse: parseSidecarUser,
-    fromSettings: setting('sidecarUser'),
+    fromSettings: setting(READ.sidecarUser),
     description: "the sidecar's user id, or platform to leave it (and the group) to the platform",
   },
   cpuRequest: {
-    setting: 'sidecarCpuRequest',
+    setting: READ.sidecarCpuRequest,
     annotation: 'cpu-request',
     parse: quantity('cpu'),
-    fromSettings: setting('sidecarCpuRequest'),
+    fromSettings: setting(READ.sidecarCpuRequest),
     description: "the sidecar's CPU request",
   },
   memoryRequest: {
-    setting: 'sidecarMemoryRequest',
+    setting: READ.sidecarMemoryRequest,
     annotation: 'memory-request',
     parse: quantity('memory'),
-    fromSettings: setting('sidecarMemoryRequest'),
+    fromSettings: setting(READ.sidecarMemoryRequest),
     description: "the sidecar's memory request",
   },
   cpuLimit: {
-    setting: 'sidecarCpuLimit',
+    setting: READ.sidecarCpuLimit,
     annotation: 'cpu-limit',
     parse: quantity('cpu'),
-    fromSettings: setting('sidecarCpuLimit'),
+    fromSettings: setting(READ.sidecarCpuLimit),
     description: "the sidecar's CPU limit",
   },
   memoryLimit: {
-    setting: 'sidecarMemoryLimit',
+    setting: READ.sidecarMemoryLimit,
     annotation: 'memory-limit',
     parse: quantity('memory'),
-    fromSettings: setting('sidecarMemoryLimit'),
+    fromSettings: setting(READ.sidecarMemoryLimit),
     description: "the sidecar's memory limit, at least what its heap cap and runtime need",
   },
   signingPort: {
     annotation: 'listen-port',
     parse: parseInteger(1, 65535),
-    fromSettings: () => SETTINGS.listen.default.port,
+    fromSettings: () => READ.listen.default.port,
     description: 'the signing port on 127.0.0.1; a port the pod uses is refused rather than moved',
   },
   adminPort: {
-    fromSettings: () => SETTINGS.adminListen.default.port,
+    fromSettings: () => READ.adminListen.default.port,
     description: 'the admin port (probes and metrics); moved when the pod uses it',
   },
   envConfigMap: {
@@ -212,13 +216,13 @@ export const OPTIONS: OptionTable = {
     annotation: 'allowed-profiles',
     parse: parseProfileList,
     fromSettings: () => [],
-    description: `profiles a caller may pick per request (${SETTINGS.allowedProfiles.env}), comma-separated`,
+    description: `profiles a caller may pick per request (${READ.allowedProfiles.env}), comma-separated`,
   },
   profileHeader: {
     annotation: 'profile-header',
     parse: parseHeaderName,
     fromSettings: none,
-    description: `the request header a caller picks one of those profiles by (${SETTINGS.profileHeader.env})`,
+    description: `the request header a caller picks one of those profiles by (${READ.profileHeader.env})`,
   },
   operations: {
     annotation: 'operations',
@@ -229,7 +233,7 @@ export const OPTIONS: OptionTable = {
     fromSettings: none,
     description:
       'the operations the pod signs, among those its entitlement grants (getCustomer, GET|HEAD /path/*, ...), ' +
-      `comma-separated (${SETTINGS.operations.env})`,
+      `comma-separated (${READ.operations.env})`,
   },
 };
 

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test from 'ava';
 import { COMMANDS } from '../../src/cli/commands.js';
-import { flagFor, SETTINGS } from '../../src/config/settings.js';
+import { flagFor } from '../../src/config/setting-definition.js';
+import { SETTINGS } from '../../src/settings/all-settings.js';
 import { runCli, runProcess } from '../helpers/cli-process.js';
 import { requireTool } from '../helpers/tools.js';
 

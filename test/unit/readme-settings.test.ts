@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import test from 'ava';
-import { SETTING_LIST, defaultTextOf } from '../../src/config/settings.js';
+import { SETTING_LIST } from '../../src/settings/all-settings.js';
+import { defaultTextOf } from '../../src/config/setting-definition.js';
 import { REPO_ROOT } from '../helpers/repo-root.js';
 
 const BY_NAME = new Map(SETTING_LIST.map((setting) => [setting.env as string, setting]));

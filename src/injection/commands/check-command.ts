@@ -23,10 +23,10 @@ import { readJsonStream } from '../manifests/json-stream.js';
 import { readKubeYamlStream } from '../manifests/kube-yaml.js';
 import { podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
 import { annotationOf, readInjectionOptions } from '../options.js';
-import { SETTINGS } from '../../config/settings.js';
 import { readPolicyFile } from './policy-file.js';
 import { readClusterForCheck, readClusterForPod } from '../audit/kube/read-cluster.js';
 import { CLUSTER_OPTIONS, clusterOptionsBesideFile, readFromCluster } from './cluster-source.js';
+import { INJECTED_SIDECAR_SETTINGS } from '../injected-sidecar-settings.js';
 
 const USAGE =
   'usage: sfd-sidecar check [--pod NAME [-n NS]] [-o json|yaml] [settings] ' +
@@ -159,7 +159,8 @@ function explainCommand(
       `sfd-sidecar check: ` +
         `--keystore-secret is missing: the input holds no injector whose settings name the key store Secret, ` +
         `and ${String(object.kind)} ${name} names none (annotation ${annotationOf('keystoreSecret')}); give ` +
-        `--keystore-secret NAME (${SETTINGS.keystoreSecret.env}), the chart's keystore.existingSecret, or add ` +
+        `--keystore-secret NAME (${INJECTED_SIDECAR_SETTINGS.keystoreSecret.env}), ` +
+        `the chart's keystore.existingSecret, or add ` +
         `the injector's Deployment to the input (kubectl get deployments -A -o json)\n`,
     );
     return 2;

@@ -1,6 +1,5 @@
 // Where the injector's serving certificate comes from: files (cert-manager, or any Secret mounted by
 // hand), re-read when they change; or a Secret the injector keeps itself through the Kubernetes API.
-import { SETTINGS } from '../../config/settings.js';
 import { ConfigError } from '../../config/config-error.js';
 import type { SettingReader } from '../../config/setting-reader.js';
 import { loadTlsPair, watchTlsFiles } from '../certificates/tls-files.js';
@@ -8,6 +7,7 @@ import type { TlsPair } from '../certificates/tls-pair.js';
 import { describeFileProblem } from '../../files/regular-file.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ServeDeps } from '../../command/cli-io.js';
+import { INJECTOR_SETTINGS } from '../injector-settings.js';
 
 /** The certificate files are re-read, and the managed Secret reconciled, this often. */
 const RECONCILE_INTERVAL_MS = 60_000;
@@ -29,21 +29,24 @@ export function readCertificateSettings(
   r: SettingReader,
   deps: ServeDeps,
 ): (logger: Logger) => Promise<CertificateSource> {
-  if (r.isSet('injectorTlsSecret')) return readManagedSettings(r, deps);
-  const certFile = r.raw('tlsCertFile')?.trim();
-  const keyFile = r.raw('tlsKeyFile')?.trim();
+  if (r.isSet(INJECTOR_SETTINGS.injectorTlsSecret)) return readManagedSettings(r, deps);
+  const certFile = r.raw(INJECTOR_SETTINGS.tlsCertFile)?.trim();
+  const keyFile = r.raw(INJECTOR_SETTINGS.tlsKeyFile)?.trim();
   if (certFile === undefined)
     r.problems.push(
-      `${SETTINGS.tlsCertFile.env}: required, the webhook's certificate (PEM), unless ` +
-        `${SETTINGS.injectorTlsSecret.env} names a Secret the injector keeps its own in; the API server speaks ` +
-        'to webhooks over HTTPS only',
+      `${INJECTOR_SETTINGS.tlsCertFile.env}: required, the webhook's certificate (PEM), unless ` +
+        `${INJECTOR_SETTINGS.injectorTlsSecret.env} names a Secret the injector keeps its own in; ` +
+        'the API server speaks to webhooks over HTTPS only',
     );
-  if (keyFile === undefined) r.problems.push(`${SETTINGS.tlsKeyFile.env}: required, the webhook's private key (PEM)`);
+  if (keyFile === undefined)
+    r.problems.push(`${INJECTOR_SETTINGS.tlsKeyFile.env}: required, the webhook's private key (PEM)`);
   const files = { certFile: certFile!, keyFile: keyFile!, readFile: deps.readFileAsync };
   return async (logger) => {
     const loaded = await loadTlsPair(files);
     if (!loaded.ok)
-      throw new ConfigError([`${SETTINGS.tlsCertFile.env}/${SETTINGS.tlsKeyFile.env}: ${loaded.problem}`]);
+      throw new ConfigError([
+        `${INJECTOR_SETTINGS.tlsCertFile.env}/${INJECTOR_SETTINGS.tlsKeyFile.env}: ${loaded.problem}`,
+      ]);
     return {
       initial: loaded.pair,
       watch: (use, current) =>
@@ -59,23 +62,28 @@ export function readCertificateSettings(
 }
 
 function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger) => Promise<CertificateSource> {
-  const secretName = r.value('injectorTlsSecret');
-  const webhookName = r.value('injectorWebhook');
-  const service = r.value('injectorService');
-  const both = `${SETTINGS.injectorTlsSecret.env} is set`;
+  const secretName = r.value(INJECTOR_SETTINGS.injectorTlsSecret);
+  const webhookName = r.value(INJECTOR_SETTINGS.injectorWebhook);
+  const service = r.value(INJECTOR_SETTINGS.injectorService);
+  const both = `${INJECTOR_SETTINGS.injectorTlsSecret.env} is set`;
   if (webhookName === undefined)
-    r.problems.push(`${SETTINGS.injectorWebhook.env}: required when ${both}, the webhook configuration to keep`);
+    r.problems.push(
+      `${INJECTOR_SETTINGS.injectorWebhook.env}: required when ${both}, the webhook configuration to keep`,
+    );
   if (service === undefined)
-    r.problems.push(`${SETTINGS.injectorService.env}: required when ${both}, the webhook's Service as NAME.NAMESPACE`);
-  for (const key of ['tlsCertFile', 'tlsKeyFile'] as const)
-    if (r.isSet(key)) r.problems.push(`${SETTINGS[key].env}: not used when ${both}; unset one of them`);
-  const credentials = r.value('injectorApiCredentials') ?? SETTINGS.injectorApiCredentials.default;
+    r.problems.push(
+      `${INJECTOR_SETTINGS.injectorService.env}: required when ${both}, the webhook's Service as NAME.NAMESPACE`,
+    );
+  for (const setting of [INJECTOR_SETTINGS.tlsCertFile, INJECTOR_SETTINGS.tlsKeyFile])
+    if (r.isSet(setting)) r.problems.push(`${setting.env}: not used when ${both}; unset one of them`);
+  const credentials =
+    r.value(INJECTOR_SETTINGS.injectorApiCredentials) ?? INJECTOR_SETTINGS.injectorApiCredentials.default;
   const host = deps.env.KUBERNETES_SERVICE_HOST;
   const port = deps.env.KUBERNETES_SERVICE_PORT ?? '443';
   if (host === undefined || host === '')
     r.problems.push(
-      `${SETTINGS.injectorTlsSecret.env}: the injector keeps its certificate through the Kubernetes API, and ` +
-        'KUBERNETES_SERVICE_HOST is not set: it runs in a pod only',
+      `${INJECTOR_SETTINGS.injectorTlsSecret.env}: the injector keeps its certificate through the ` +
+        'Kubernetes API, and KUBERNETES_SERVICE_HOST is not set: it runs in a pod only',
     );
   return async (logger) => {
     let ca: string;
@@ -83,7 +91,7 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
       ca = deps.readFile(`${credentials}/ca.crt`, SMALL_FILE_BYTES);
     } catch (error) {
       throw new ConfigError([
-        `${SETTINGS.injectorTlsSecret.env}: the API server's CA (${credentials}/ca.crt) cannot be read: ` +
+        `${INJECTOR_SETTINGS.injectorTlsSecret.env}: the API server's CA (${credentials}/ca.crt) cannot be read: ` +
           `${describeFileProblem(error)}; the pod needs its service account token mounted`,
       ]);
     }
@@ -117,7 +125,7 @@ function readManagedSettings(r: SettingReader, deps: ServeDeps): (logger: Logger
       logger,
     });
     const first = await managed.reconcile();
-    if (!first.ok) throw new ConfigError([`${SETTINGS.injectorTlsSecret.env}: ${first.problem}`]);
+    if (!first.ok) throw new ConfigError([`${INJECTOR_SETTINGS.injectorTlsSecret.env}: ${first.problem}`]);
     return {
       initial: first.pair,
       watch: (use, current) =>

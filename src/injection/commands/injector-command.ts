@@ -17,20 +17,22 @@ import { createMetrics } from '../../observability/metrics.js';
 import type { RunningService } from '../../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../../command/command-settings.js';
 import type { ServeDeps } from '../../command/cli-io.js';
+import { INJECTOR_SETTINGS } from '../injector-settings.js';
+import { POLICY_SETTINGS } from '../policy-settings.js';
 
 export async function injectorCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
   const r = readerOf(settings, deps);
   const defaults = readInjectionOptions(r);
-  const listen = r.value('injectorListen');
-  const adminListen = r.value('adminListen');
-  const logLevel = r.value('logLevel');
+  const listen = r.value(INJECTOR_SETTINGS.injectorListen);
+  const adminListen = r.value(SETTINGS.adminListen);
+  const logLevel = r.value(SETTINGS.logLevel);
   const read = readLimits(r, SETTINGS.maxBodyBytes.default);
   // Two of the largest reviews with their answers: what the chart's memory limit leaves after the process
   // itself, with room for the connections of callers that stop reading.
-  const limits = r.isSet('maxBufferedBodyBytes')
+  const limits = r.isSet(SETTINGS.maxBufferedBodyBytes)
     ? read
     : { ...read, maxBufferedBodyBytes: BUFFERED_BODY_DEFAULTS.injector };
-  const shutdownTimeoutMs = r.value('shutdownTimeoutMs');
+  const shutdownTimeoutMs = r.value(SETTINGS.shutdownTimeoutMs);
   const openCertificates = readCertificateSettings(r, deps);
   const policyFile = readPolicyFile(r);
   r.assertValid();
@@ -50,7 +52,7 @@ export async function injectorCommand(settings: CommandSettings, deps: ServeDeps
   if (policyFile) logger.info('entitlement policy loaded', { entitlements: policyFile.policy.entitlements.length });
   else
     logger.warn('no entitlement policy is in force: any pod that asks may use any profile', {
-      fix: `set ${SETTINGS.policyFile.env} (the chart's policy.entitlements)`,
+      fix: `set ${POLICY_SETTINGS.policyFile.env} (the chart's policy.entitlements)`,
     });
   const metrics = createMetrics('injector');
   metrics.observeLogDrops(() => logger.droppedLines());

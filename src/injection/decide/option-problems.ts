@@ -6,7 +6,8 @@
 import { SETTINGS } from '../../config/settings.js';
 import { formatQuantity, parseQuantity } from '../../config/quantity.js';
 import { annotationOf, type PodOptions } from '../options.js';
-import { MIN_MEMORY_LIMIT_BYTES } from '../sidecar-resources.js';
+import { MIN_MEMORY_LIMIT_BYTES } from '../sidecar-memory.js';
+import { INJECTED_SIDECAR_SETTINGS } from '../injected-sidecar-settings.js';
 
 export function optionProblems(options: PodOptions, annotations: Readonly<Record<string, string>>): string[] {
   const problems: string[] = [];
@@ -20,7 +21,7 @@ export function optionProblems(options: PodOptions, annotations: Readonly<Record
   if (options.keystoreSecret === null)
     problems.push(
       `no key store Secret: set ${annotationOf('keystoreSecret')} on the pod, or --keystore-secret ` +
-        `(${SETTINGS.keystoreSecret.env}) for all`,
+        `(${INJECTED_SIDECAR_SETTINGS.keystoreSecret.env}) for all`,
     );
   return problems;
 }
@@ -54,12 +55,18 @@ function resourceProblems(options: PodOptions, annotations: Readonly<Record<stri
   const problems: string[] = [];
   if ((parseQuantity(options.memoryLimit) ?? 0) < MIN_MEMORY_LIMIT_BYTES)
     problems.push(
-      `${from('memoryLimit', SETTINGS.sidecarMemoryLimit.env)}: ${options.memoryLimit} is below the ` +
+      `${from('memoryLimit', INJECTED_SIDECAR_SETTINGS.sidecarMemoryLimit.env)}: ${options.memoryLimit} is below the ` +
         `${formatQuantity('memory', MIN_MEMORY_LIMIT_BYTES)} the sidecar's heap cap and runtime need`,
     );
   const pairs = [
-    ['memory', options.memoryRequest, options.memoryLimit, 'memoryRequest', SETTINGS.sidecarMemoryRequest.env],
-    ['cpu', options.cpuRequest, options.cpuLimit, 'cpuRequest', SETTINGS.sidecarCpuRequest.env],
+    [
+      'memory',
+      options.memoryRequest,
+      options.memoryLimit,
+      'memoryRequest',
+      INJECTED_SIDECAR_SETTINGS.sidecarMemoryRequest.env,
+    ],
+    ['cpu', options.cpuRequest, options.cpuLimit, 'cpuRequest', INJECTED_SIDECAR_SETTINGS.sidecarCpuRequest.env],
   ] as const;
   for (const [resource, request, limit, key, setting] of pairs) {
     if (limit === '') continue;

@@ -21,6 +21,7 @@ import { createInjectorApp } from './create-injector-app.js';
 import { VERSION } from '../../version.js';
 import type { TlsPair } from '../certificates/tls-pair.js';
 import { SETTINGS } from '../../config/settings.js';
+import { INJECTOR_SETTINGS } from '../injector-settings.js';
 
 export interface InjectorOptions {
   readonly listen: ListenAddress;
@@ -115,7 +116,7 @@ export async function startInjector(options: InjectorOptions): Promise<RunningIn
   const adminAddress = await listen(admin, options.adminListen, SETTINGS.adminListen.env);
   let address: AddressInfo;
   try {
-    address = await listen(server, options.listen, SETTINGS.injectorListen.env);
+    address = await listen(server, options.listen, INJECTOR_SETTINGS.injectorListen.env);
   } catch (error) {
     await closeGracefully(admin, 0);
     throw error;

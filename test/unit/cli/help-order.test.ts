@@ -3,8 +3,9 @@
 import test from 'ava';
 import { commandHelp } from '../../../src/cli/help.js';
 import { COMMANDS } from '../../../src/cli/commands.js';
-import { SETTING_GROUPS } from '../../../src/config/setting-groups.js';
-import { SETTING_LIST, SETTINGS, isReadBy } from '../../../src/config/settings.js';
+import { SETTING_GROUPS } from '../../../src/settings/setting-groups.js';
+import { SETTING_LIST, SETTINGS } from '../../../src/settings/all-settings.js';
+import { isReadBy } from '../../../src/config/setting-definition.js';
 
 const listedIn = (help: string): string[] =>
   [...help.matchAll(/^ {2}--[a-z0-9-]+, (SFD_[A-Z0-9_]+)$/gm)].map((m) => m[1]!);

@@ -3,7 +3,8 @@
 import test from 'ava';
 import { commandsReading } from '../../../src/cli/commands-reading.js';
 import { COMMAND_NAMES } from '../../../src/cli/commands.js';
-import { SETTING_LIST, SETTINGS, isReadBy } from '../../../src/config/settings.js';
+import { SETTING_LIST, SETTINGS } from '../../../src/settings/all-settings.js';
+import { isReadBy } from '../../../src/config/setting-definition.js';
 
 test('every command a setting names is a command of the table', (t) => {
   const known = new Set<string>(COMMAND_NAMES);

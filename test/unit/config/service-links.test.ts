@@ -6,7 +6,7 @@
 // Service named `sfd-foo-bar` gives them.
 import test from 'ava';
 import { isServiceLink } from '../../../src/config/service-links.js';
-import { SETTING_LIST } from '../../../src/config/settings.js';
+import { SETTING_LIST } from '../../../src/settings/all-settings.js';
 
 const KUBELET_VARIABLES: readonly [string, string][] = [
   ['FOO_BAR_SERVICE_HOST', '1.2.3.4'],

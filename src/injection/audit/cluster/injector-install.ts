@@ -3,12 +3,13 @@
 // gets, the Secret holding its certificate, the webhook configuration it keeps, whether an entitlement
 // policy is in force), read from the literal environment of its container.
 import { SettingReader } from '../../../config/setting-reader.js';
-import { SETTINGS } from '../../../config/settings.js';
 import { isRecord } from '../../../text/is-record.js';
 import { INJECTOR_LABEL } from '../../contract.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
 import { textOf } from './cluster-input.js';
 import { readInjectionOptions, type InjectionOptions } from '../../options.js';
+import { INJECTOR_SETTINGS } from '../../injector-settings.js';
+import { POLICY_SETTINGS } from '../../policy-settings.js';
 
 export interface InjectorInstall {
   readonly namespace: string;
@@ -51,7 +52,7 @@ export function findInjectors(deployments: readonly KubeObject[], pods: readonly
       },
     });
     const tlsVolume = records(record(template.spec).volumes).find((v) => v.name === 'tls');
-    const tlsSecret = env[SETTINGS.injectorTlsSecret.env] ?? record(tlsVolume?.secret).secretName;
+    const tlsSecret = env[INJECTOR_SETTINGS.injectorTlsSecret.env] ?? record(tlsVolume?.secret).secretName;
     return [
       {
         namespace,
@@ -59,8 +60,8 @@ export function findInjectors(deployments: readonly KubeObject[], pods: readonly
         pods: pods.filter((pod) => pod.metadata?.namespace === namespace && matchesLabels(pod, selector)),
         defaults: readInjectionOptions(reader),
         tlsSecret: typeof tlsSecret === 'string' ? tlsSecret : null,
-        webhookName: env[SETTINGS.injectorWebhook.env] ?? null,
-        policyInForce: env[SETTINGS.policyFile.env] !== undefined,
+        webhookName: env[INJECTOR_SETTINGS.injectorWebhook.env] ?? null,
+        policyInForce: env[POLICY_SETTINGS.policyFile.env] !== undefined,
       },
     ];
   });

@@ -1,6 +1,6 @@
 // The settings in the order help shows them: the few most used first, then the rest by subject. Each
 // setting is in exactly one group (a test checks), so a new setting must be placed here.
-import type { SettingKey } from './settings.js';
+import type { SettingKey } from './all-settings.js';
 
 export interface SettingGroup {
   readonly title: string;
