@@ -258,7 +258,7 @@ const TABLE = [
     examples: [
       [
         'sfd-sidecar check',
-        "check the injector, its webhook, the key store Secrets and the pods of the current context's cluster",
+        "check the injector, webhook, key store Secrets and pods of the current context's cluster",
       ],
       [
         'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations -A -o json ' +

@@ -257,7 +257,7 @@ test('a misspelt name is said before the demo banner', async (t) => {
     env: { SFD_UPSTREAM_UR: 'https://gateway.example.com', ...LOOPBACK },
   });
   t.teardown(() => serve.child.kill('SIGKILL'));
-  t.true(await eventually(() => serve.stderr().includes('Demo mode'), 20_000), 'the demo starts');
+  t.true(await eventually(() => serve.stderr().includes('Demo mode'), 60_000), 'the demo starts');
   t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') >= 0);
   t.true(serve.stderr().indexOf('SFD_UPSTREAM_UR') < serve.stderr().indexOf('Demo mode'));
 });
