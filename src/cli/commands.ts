@@ -256,10 +256,7 @@ const TABLE = [
     ],
     positionals: true,
     examples: [
-      [
-        'sfd-sidecar check',
-        "check the injector, webhook, key store Secrets and pods of the current context's cluster",
-      ],
+      ['sfd-sidecar check', "check the injector, webhook, key store Secrets and pods of the current context's cluster"],
       [
         'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations -A -o json ' +
           '| sfd-sidecar check -',
