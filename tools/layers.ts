@@ -134,7 +134,7 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
     'observability/event-loop-delay.ts',
   ],
   pino: ['observability/logger.ts'],
-  yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts'],
+  yaml: ['text/yaml.ts', 'injection/manifests/kube-yaml.ts', 'injection/manifests/untouched-text.ts'],
   dotenv: ['config/setting-sources.ts'],
   'jsonc-parser': ['text/json-syntax.ts', 'text/json-edit.ts'],
   'fast-json-patch': ['injection/json-patch.ts'],

@@ -58,6 +58,11 @@ export const WRITTEN = {
    */
   wasEmpty: `${PREFIX}was-empty`,
   /**
+   * The application containers (names, comma-separated) whose SFD_SIDECAR_URL `inject` found already set
+   * to the value it writes and kept: uninject leaves it there, since inject did not add it.
+   */
+  keptSidecarUrl: `${PREFIX}kept-sidecar-url`,
+  /**
    * Written by the webhook on every pod it admits: `injected`, or `skipped: <reason>`. A pod it refuses
    * never exists; its controller's events carry the reason instead.
    */
@@ -87,6 +92,9 @@ export const WRITTEN_MEANING: Readonly<Record<keyof typeof WRITTEN, string>> = {
   wasEmpty:
     'written by `inject`: the fields it filled that were empty or null in its input ' +
     '(`spec.volumes=[],spec.containers.app.env=null`), which uninject leaves so again',
+  keptSidecarUrl:
+    'written by `inject`: the application containers (`app,worker`) that already set `SFD_SIDECAR_URL` to ' +
+    'the sidecar it adds, whose variable uninject leaves',
   decision:
     'written by the webhook on each pod it admits: `injected`, or `skipped: REASON` (a reason of the table ' +
     'below); `sfd-sidecar check --pod` reads it',

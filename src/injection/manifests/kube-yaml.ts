@@ -23,6 +23,7 @@ import {
   type YAMLSeq,
 } from 'yaml';
 import { MAX_NESTING } from './max-nesting.js';
+import { withUntouchedText } from './untouched-text.js';
 
 export interface YamlProblem {
   /** The parser's code for the problem, or DUPLICATE_KEY. */
@@ -160,8 +161,9 @@ export function readKubeYamlStream(text: string): YamlStream {
             flowCollectionPadding: padsFlowCollections(source),
             indentSeq: indentsBlockLists(source),
           });
+          const kept = keepUntouchedText(source, written);
           // The next document must start on a line of its own.
-          return index < chunks.length - 1 && !written.endsWith('\n') ? `${written}\n` : written;
+          return index < chunks.length - 1 && !kept.endsWith('\n') ? `${kept}\n` : kept;
         })
         .join('');
     },
@@ -212,6 +214,29 @@ function readDocument(source: string, start: number, changing: (document: Docume
       document.contents = plainSafe(document.createNode(value)) as ParsedNode;
     },
   };
+}
+
+/**
+ * The written document with the source text of every node the change did not touch, when it reads as
+ * the written one does. A document with anchors or a repeated key is written whole: its text stays so.
+ */
+function keepUntouchedText(source: string, written: string): string {
+  const parsed = (text: string): Document.Parsed | null => {
+    const read = parseOne(text);
+    return 'document' in read ? read.document : null;
+  };
+  const original = parsed(source);
+  const rewritten = parsed(written);
+  if (!original || !rewritten || usesAnchors(original) || duplicateKey(original)) return written;
+  const kept = withUntouchedText([source, original], [written, rewritten]);
+  if (kept === written) return written;
+  const keptValue = readValue(kept);
+  const writtenValue = readValue(written);
+  const same =
+    'value' in keptValue &&
+    'value' in writtenValue &&
+    JSON.stringify(keptValue.value) === JSON.stringify(writtenValue.value);
+  return same ? kept : written;
 }
 
 /** The document's value and whether it shares nodes, or its first problem (offset within the text). */

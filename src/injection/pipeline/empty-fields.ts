@@ -8,6 +8,7 @@ import type { PodTemplate } from '../pod.js';
 import { uninjectPod } from '../render/uninject-pod.js';
 import type { PodInjection } from './inject-pod.js';
 import { isRecord } from '../../text/is-record.js';
+import { recordKeptSidecarUrls } from './kept-sidecar-url.js';
 
 type EmptyValue = '[]' | '{}' | 'null';
 const EMPTY_VALUES: Readonly<Record<EmptyValue, () => unknown>> = {
@@ -56,14 +57,18 @@ function emptyValueOf(value: unknown): EmptyValue | null {
   return isRecord(value) && Object.keys(value).length === 0 ? '{}' : null;
 }
 
-/** An injection whose template records the fields it filled that were empty or null in `before`. */
+/**
+ * An injection whose template records the fields it filled that were empty or null in `before`, and the
+ * containers whose own SFD_SIDECAR_URL it kept.
+ */
 export function withEmptyFieldsRecorded(before: PodTemplate, injection: PodInjection): PodInjection {
   if (injection.outcome !== 'injected') return injection;
   // A template injected before is judged as it was before that injection, so that inject over its own
   // output keeps the record and prints the same text.
   const record = before.metadata?.annotations?.[WRITTEN.wasEmpty];
-  const original = record === undefined ? before : restoreEmptyFields(uninjectPod(before), record);
-  return { ...injection, template: recordEmptyFields(original, injection.template, uninjectPod(injection.template)) };
+  const original = restoreEmptyFields(uninjectPod(before), record);
+  const kept = recordKeptSidecarUrls(original, injection.template);
+  return { ...injection, template: recordEmptyFields(original, kept, uninjectPod(kept)) };
 }
 
 /**

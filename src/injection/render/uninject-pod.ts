@@ -1,8 +1,9 @@
 // The pod template without what the injection added: the sidecar container, its volumes, the
-// SFD_SIDECAR_URL it gave each application container, its label and annotations, and the prometheus.io
-// annotations it wrote (only when they are still the ones it writes). A list or map is taken away only
-// when taking out what the injection added leaves it empty; anything else, and a pod that never had a
-// sidecar, is returned as it came, so that a GitOps diff shows only what injection did. Pure: no I/O.
+// SFD_SIDECAR_URL it gave each application container (not one a container set itself), its label and
+// annotations, and the prometheus.io annotations it wrote (only when they are still the ones it
+// writes). A list or map is taken away only when taking out what the injection added leaves it empty;
+// anything else, and a pod that never had a sidecar, is returned as it came, so that a GitOps diff shows
+// only what injection did. Pure: no I/O.
 import {
   INJECT_LABEL,
   INJECTED_LABEL,
@@ -22,9 +23,10 @@ export function uninjectPod(template: PodTemplate): PodTemplate {
   const annotations = template.metadata?.annotations ?? {};
   const ports = portsFromAnnotation(annotations[WRITTEN.ports]);
   const url = ports ? sidecarUrl(ports.signing) : null;
+  const keptUrl = (annotations[WRITTEN.keptSidecarUrl] ?? '').split(',');
   const withoutUrl = (container: Container): Container => {
     const env = container.env;
-    if (!env || url === null) return container;
+    if (!env || url === null || keptUrl.includes(container.name)) return container;
     const kept = env.filter((e) => !(e.name === SIDECAR_URL_ENV && e.value === url));
     return kept.length === env.length ? container : setOrDrop(container, 'env', kept);
   };
