@@ -1,14 +1,14 @@
-// The entitlement policy's parameters missing on a real API server. The chart binds its key store
-// admission policy once for every pod without parameters, and again with the grants' ConfigMap for the
-// pods that ask for the sidecar only. Once someone deletes that ConfigMap, a pod that asks is refused
-// for want of it, while a pod that does not ask is created as usual and a copied sidecar in a pod that
-// does not ask is still refused; once helm upgrade restores it, a granted reader is admitted and an
-// ungranted one refused by the API server alone.
-import test from 'ava';
+// The entitlement policy on a real API server across the changes a release goes through: its grants
+// are part of the key store admission policy itself, so turning them off and on again with helm
+// upgrade, or uninstalling and installing the chart again, leaves the API server nothing to fetch
+// before it judges a pod. After each change, once the API server has the policy as the chart renders
+// it, a granted reader is admitted and an ungranted one refused, and no pod is ever refused for want
+// of parameters.
+import test, { type ExecutionContext } from 'ava';
 import { parse } from 'yaml';
 import { runCli } from '../helpers/cli-process.js';
-import { noParamsDenial, policyDenial } from '../helpers/cluster/denials.js';
-import { installChart, RELEASE, RELEASE_NAMESPACE, type InstalledChart } from '../helpers/cluster/installed-chart.js';
+import { policyDenial } from '../helpers/cluster/denials.js';
+import { installChart, type InstalledChart } from '../helpers/cluster/installed-chart.js';
 import { freshNamespace, kubectl, kubectlOk, type Ran } from '../helpers/cluster/kube.js';
 import { DEFAULTS } from '../helpers/injection.js';
 
@@ -18,7 +18,8 @@ const VALUES = [
   'policy.entitlements[0].serviceAccounts={checkout}',
   'policy.entitlements[0].profiles={billing}',
 ];
-const GRANTS = `${RELEASE}-entitlements`;
+const ENTITLEMENT = policyDenial('the sfd-sidecar container may sign only with profiles the entitlement policy grants');
+const NO_PARAMS = /no params found/;
 
 let chart: InstalledChart;
 test.before(async () => {
@@ -28,16 +29,14 @@ test.before(async () => {
 });
 test.after.always(() => chart?.uninstall());
 
-const plain = (name: string, labels: Record<string, string>) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, labels },
-  spec: { containers: [{ name: 'web', image: 'example/web:1' }] },
-});
-
 /** The pod `inject` prints for the checkout account, signing as `profile` (it labels the pod as asking). */
-async function carrying(name: string, profile: string): Promise<{ metadata: { labels: Record<string, string> } }> {
-  const pod = { ...plain(name, { app: name }), spec: { ...plain(name, {}).spec, serviceAccountName: 'checkout' } };
+async function carrying(name: string, profile: string): Promise<object> {
+  const pod = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, labels: { app: name } },
+    spec: { serviceAccountName: 'checkout', containers: [{ name: 'web', image: 'example/web:1' }] },
+  };
   const printed = await runCli(
     ['inject', '--keystore-secret', 'sfd-keys', '--profile', profile, '--image', DEFAULTS.image, '-'],
     { input: JSON.stringify(pod) },
@@ -46,47 +45,55 @@ async function carrying(name: string, profile: string): Promise<{ metadata: { la
   return parse(printed.stdout) as never;
 }
 
-const create = (object: object, ...flags: string[]): Promise<Ran> =>
-  kubectl(['-n', NAMESPACE, 'create', ...flags, '-f', '-'], JSON.stringify(object));
+const dryRun = (object: object): Promise<Ran> =>
+  kubectl(['-n', NAMESPACE, 'create', '--dry-run=server', '-f', '-'], JSON.stringify(object));
 
 /**
- * The answer to creating the pod once the API server's view of the grants' ConfigMap is `present`:
- * the server learns of a deletion or a creation through its watch, so an answer of the other state is
- * asked again (a dry run) until the server has caught up, within a minute.
+ * The answer to creating the ungranted reader once the API server judges by the policy the chart now
+ * renders (`entitled`: with the entitlement rule or without): the server learns of a changed policy
+ * through its watch, so an answer of the other state is asked again, within a minute.
  */
-async function once(present: boolean, object: object): Promise<Ran> {
+async function ungrantedOnce(entitled: boolean): Promise<Ran> {
+  const object = await carrying('orders', 'orders');
   const deadline = Date.now() + 60_000;
-  const stale = (ran: Ran) => noParamsDenial().test(ran.stderr) === present;
-  let tried = await create(object, '--dry-run=server');
-  while (stale(tried) && Date.now() < deadline) tried = await create(object, '--dry-run=server');
+  const stale = (ran: Ran) => ENTITLEMENT.test(ran.stderr) !== entitled;
+  let tried = await dryRun(object);
+  while (stale(tried) && !NO_PARAMS.test(tried.stderr) && Date.now() < deadline) tried = await dryRun(object);
   return tried;
 }
 
-test.serial('without the grants, only a pod that asks is refused; restored, the grants are judged', async (t) => {
+/** With the grants in force: the ungranted reader refused for them, the granted one admitted. */
+async function judgesGrants(t: ExecutionContext, when: string): Promise<void> {
+  const ungranted = await ungrantedOnce(true);
+  t.notRegex(ungranted.stderr, NO_PARAMS, `${when}: no pod is refused for want of parameters`);
+  t.not(ungranted.code, 0, `${when}: an ungranted reader is refused`);
+  t.regex(ungranted.stderr, ENTITLEMENT, when);
+  const granted = await dryRun(await carrying('billing', 'billing'));
+  t.is(granted.code, 0, `${when}: a granted reader is admitted: ${granted.stderr}`);
+}
+
+test.serial('grants turned off and on again with helm upgrade are judged at once', async (t) => {
   await chart.stopInjector();
   t.teardown(() => chart.startInjector());
-  await kubectlOk(['-n', RELEASE_NAMESPACE, 'delete', 'configmap', GRANTS]);
+  await judgesGrants(t, 'installed');
 
-  const asking = await once(false, plain('asking', { 'sfd-sidecar.io/inject': 'true' }));
-  t.not(asking.code, 0, 'a pod that asks is refused');
-  t.regex(asking.stderr, noParamsDenial());
-  t.log(`kubectl create: ${asking.stderr.trim()}`);
-  const other = await create(plain('other', { app: 'other' }));
-  t.is(other.code, 0, `a pod that does not ask is created: ${other.stderr}`);
-  const copied = await carrying('copied', 'billing');
-  delete copied.metadata.labels['sfd-sidecar.io/inject'];
-  const unjudged = await create(copied);
-  t.not(unjudged.code, 0, 'a copied sidecar in a pod that does not ask is still refused');
-  t.regex(unjudged.stderr, policyDenial('a pod with the sfd-sidecar must be one the injector judges'));
+  await chart.upgrade([], ['policy.entitlements=[]']);
+  const off = await ungrantedOnce(false);
+  t.is(off.code, 0, `without grants the API server judges no profile: ${off.stderr}`);
 
-  await chart.upgrade();
-  const granted = await once(true, await carrying('billing', 'billing'));
-  t.is(granted.code, 0, `a granted reader is admitted: ${granted.stderr}`);
-  t.is((await create(await carrying('billing', 'billing'))).code, 0, 'and created');
-  const ungranted = await create(await carrying('orders', 'orders'));
-  t.not(ungranted.code, 0, 'an ungranted reader is refused');
-  t.regex(
-    ungranted.stderr,
-    policyDenial('the sfd-sidecar container may sign only with profiles the entitlement policy grants'),
+  await chart.upgrade(VALUES);
+  await judgesGrants(t, 'turned on again');
+});
+
+test.serial('grants of a chart uninstalled and installed again are judged at once', async (t) => {
+  await chart.uninstall();
+  chart = await installChart(VALUES);
+  await chart.stopInjector();
+  t.teardown(() => chart.startInjector());
+  await judgesGrants(t, 'installed again');
+  const created = await kubectl(
+    ['-n', NAMESPACE, 'create', '-f', '-'],
+    JSON.stringify(await carrying('billing', 'billing')),
   );
+  t.is(created.code, 0, `and the granted reader is created: ${created.stderr}`);
 });

@@ -51,10 +51,7 @@ const ENTITLED = [
   'policy.entitlements[0].profiles={billing}',
 ];
 
-/**
- * The chart with the entitlement policy, installed once for the tests that need it: installed again
- * under the same names, the API server can take over a minute to load the policy's parameters anew.
- */
+/** The chart with the entitlement policy, installed once for the tests that need it. */
 let entitled: Promise<InstalledChart> | undefined;
 const entitledChart = (): Promise<InstalledChart> => (entitled ??= installChart(ENTITLED));
 test.after.always(async () => (await entitled)?.uninstall());
@@ -75,25 +72,12 @@ async function carrying(name: string, profile: string): Promise<object> {
   return parse(printed.stdout) as object;
 }
 
-/**
- * Creates the pod. Right after the chart installs, the policy's parameters are not loaded yet and its
- * entitlement bindings refuse every pod that asks for the sidecar (they deny without them), even one
- * that reads no key store: that answer is asked again until the API server has them.
- */
-async function createOnceParamsLoaded(namespace: string, object: object): Promise<Ran> {
-  const deadline = Date.now() + 60_000;
-  let tried = await kubectl(['-n', namespace, 'create', '-f', '-'], JSON.stringify(object));
-  while (/no params found for policy binding/.test(tried.stderr) && Date.now() < deadline)
-    tried = await kubectl(['-n', namespace, 'create', '-f', '-'], JSON.stringify(object));
-  return tried;
-}
-
 test.serial('with failurePolicy Ignore, a pod that asks starts without the sidecar and check finds it', async (t) => {
   const chart = await entitledChart();
   const namespace = await freshNamespace('sfd-ignore');
   await chart.stopInjector();
   t.teardown(() => chart.startInjector());
-  const created = await createOnceParamsLoaded(namespace, { apiVersion: 'v1', kind: 'Pod', ...pod('web') });
+  const created = await create(namespace, { apiVersion: 'v1', kind: 'Pod', ...pod('web') });
   t.is(created.code, 0, created.stderr);
   t.notRegex(created.stderr, /Warning/, 'kubectl prints no warning: the API server admits it silently');
   const admitted = await getJson<Pod>(['-n', namespace, 'get', 'pod', 'web']);
@@ -123,14 +107,14 @@ test.serial(
     await kubectlOk(['-n', namespace, 'create', 'serviceaccount', 'checkout']);
     await chart.stopInjector();
     t.teardown(() => chart.startInjector());
-    const ungranted = await createOnceParamsLoaded(namespace, await carrying('orders', 'orders'));
+    const ungranted = await create(namespace, await carrying('orders', 'orders'));
     t.not(ungranted.code, 0);
     t.regex(
       ungranted.stderr,
       policyDenial('the sfd-sidecar container may sign only with profiles the entitlement policy grants'),
     );
     t.log(`kubectl create: ${ungranted.stderr.trim()}`);
-    const granted = await createOnceParamsLoaded(namespace, await carrying('billing', 'billing'));
+    const granted = await create(namespace, await carrying('billing', 'billing'));
     t.is(granted.code, 0, `the same pod signing as the granted profile is admitted: ${granted.stderr}`);
   },
 );

@@ -23,7 +23,6 @@ const VALUES = [
 
 let chart: InstalledChart;
 let policy: BoundPolicy;
-let params: unknown;
 const namespaces = new Map<string, string>();
 
 test.before(async () => {
@@ -37,7 +36,6 @@ test.before(async () => {
     policy: (await getJson<{ spec: PolicySpec }>(['get', 'validatingadmissionpolicy', name])).spec,
     bindings: bindings.items.filter((b) => b.spec.policyName === name),
   };
-  params = await getJson(['-n', RELEASE_NAMESPACE, 'get', 'configmap', `${RELEASE}-entitlements`]);
   // The account every hostile pod runs as, in each namespace they are tried in.
   for (const namespace of [
     await freshNamespace('legacy'),
@@ -87,16 +85,9 @@ interface Verdict {
   readonly message: string;
 }
 
-/**
- * The API server's answer to creating the pod (a dry run). Right after the chart installs, the policy's
- * parameters are not loaded yet and its entitlement bindings refuse every pod that asks for the sidecar
- * (they deny without them): such an answer is asked again until the API server has them.
- */
+/** The API server's answer to creating the pod (a dry run). */
 async function serverVerdict(pod: Pod, namespace: string): Promise<Verdict> {
-  const deadline = Date.now() + 60_000;
-  let tried = await kubectl(['-n', namespace, 'create', '--dry-run=server', '-f', '-'], JSON.stringify(pod));
-  while (/no params found for policy binding/.test(tried.stderr) && Date.now() < deadline)
-    tried = await kubectl(['-n', namespace, 'create', '--dry-run=server', '-f', '-'], JSON.stringify(pod));
+  const tried = await kubectl(['-n', namespace, 'create', '--dry-run=server', '-f', '-'], JSON.stringify(pod));
   return {
     admitted: tried.code === 0,
     invalid:
@@ -156,7 +147,6 @@ test.serial(
         webhooks: [],
         injector: { defaults: DEFAULTS },
         admissionPolicy: policy,
-        params,
       });
       const model = chain.allowed ? [] : chain.messages;
       t.is(

@@ -435,8 +435,8 @@ test('typos, a missing key store Secret, and a Kubernetes older than 1.30 are re
   const missing = render([]);
   t.not(missing.code, 0);
   t.regex(missing.stderr, /keystore/);
-  // The admission policy and its parameters are the API server's backstop; a cluster without them is
-  // not one the chart installs on.
+  // The admission policy is the API server's backstop; a cluster without it is not one the chart
+  // installs on.
   const old = render(['--set', 'keystore.existingSecret=keys', '--kube-version', '1.29.9']);
   t.not(old.code, 0);
   t.regex(old.stderr, /kubeVersion: >=1\.30\.0-0/);

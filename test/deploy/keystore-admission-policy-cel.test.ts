@@ -29,7 +29,7 @@ const RENDERINGS: Record<string, string[]> = {
     'webhook.objectSelectorExtra[1].key=legacy',
     'webhook.objectSelectorExtra[1].operator=DoesNotExist',
   ],
-  'an entitlement policy as parameters': [
+  'an entitlement policy as a table of grants': [
     'policy.entitlements[0].namespace=shop',
     'policy.entitlements[0].profiles={billing,payroll}',
     'policy.entitlements[1].namespace=shop',

@@ -1,15 +1,12 @@
 // The chart's admission policy as the API server applies it: once per binding. A binding whose
-// matchResources do not match the request is passed over; one that matches and has no paramRef is
-// evaluated with `params` null; one with a paramRef is evaluated with its parameters, or, while the API
-// server has none and the binding says Deny, refuses the request before evaluating anything (the
-// dispatcher matches a binding, then collects its parameters, then validates).
+// matchResources do not match the request is passed over; one that matches is evaluated with `params`
+// null, as the policy takes no parameters.
 import { refusals, renderedObjects, renderedPolicy, type AdmissionInput, type PolicySpec } from './admission-policy.js';
 import { selects, type Selector } from './label-selector.js';
 
 export interface PolicyBinding {
   readonly metadata: { readonly name: string };
   readonly spec: {
-    readonly paramRef?: { readonly name: string; readonly parameterNotFoundAction?: 'Allow' | 'Deny' };
     readonly matchResources?: {
       readonly resourceRules?: readonly { readonly operations: readonly string[] }[];
       readonly namespaceSelector?: Selector;
@@ -23,10 +20,6 @@ export interface BoundPolicy {
   readonly policy: PolicySpec;
   readonly bindings: readonly PolicyBinding[];
 }
-
-/** What the API server answers when a binding that denies without its parameters has none. */
-export const NO_PARAMS =
-  'failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction';
 
 export function renderedBoundPolicy(...setValues: string[]): BoundPolicy {
   const bindings = renderedObjects(
@@ -56,18 +49,9 @@ export function bindingMatches(binding: PolicyBinding, input: AdmissionInput): b
   );
 }
 
-/**
- * The message of each refusal of every binding that matches the request; empty when the API server
- * would admit it. `params` is the ConfigMap the bindings with a paramRef read, undefined while the API
- * server has none.
- */
-export function boundRefusals(bound: BoundPolicy, input: Omit<AdmissionInput, 'params'>, params?: unknown): string[] {
+/** The message of each refusal of every binding that matches the request; empty when the API server would admit it. */
+export function boundRefusals(bound: BoundPolicy, input: Omit<AdmissionInput, 'params'>): string[] {
   return bound.bindings
     .filter((binding) => bindingMatches(binding, input))
-    .flatMap((binding) => {
-      const paramRef = bound.policy.paramKind === undefined ? undefined : binding.spec.paramRef;
-      if (paramRef === undefined) return refusals(bound.policy, { ...input, params: null });
-      if (params !== undefined) return refusals(bound.policy, { ...input, params });
-      return paramRef.parameterNotFoundAction === 'Deny' ? [NO_PARAMS] : [];
-    });
+    .flatMap(() => refusals(bound.policy, { ...input, params: null }));
 }

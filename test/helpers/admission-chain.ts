@@ -8,8 +8,8 @@
 //    own review code, its patch applied and the pod defaulted again;
 // 4. when a webhook changed the pod, the built-in plugins again and every IfNeeded webhook whose last
 //    look is stale reinvoked once (reinvocationPolicy);
-// 5. validation by the chart's ValidatingAdmissionPolicy, once per binding that matches the pod (with
-//    its parameters, or refused for want of them), evaluated by the model of its CEL.
+// 5. validation by the chart's ValidatingAdmissionPolicy, once per binding that matches the pod,
+//    evaluated by the model of its CEL.
 // The cluster tier runs the same pods through a real API server, which wins where the two differ.
 import { reviewPod } from '../../src/injection/webhook/review-pod.js';
 import type { InjectionOptions } from '../../src/injection/options.js';
@@ -46,8 +46,6 @@ export interface ChainCluster {
   readonly webhooks: readonly ChainWebhook[];
   readonly injector: { readonly defaults: InjectionOptions; readonly policy?: EntitlementPolicy };
   readonly admissionPolicy?: BoundPolicy;
-  /** The parameters the policy's bindings read; absent while the API server has none. */
-  readonly params?: unknown;
 }
 
 export type ChainResult =
@@ -98,15 +96,11 @@ export function admitPod(input: ChainPod, cluster: ChainCluster): ChainResult {
     if (again) return again;
   }
   if (cluster.admissionPolicy) {
-    const messages = boundRefusals(
-      cluster.admissionPolicy,
-      {
-        object: pod,
-        namespace: cluster.namespace,
-        ...(cluster.namespaceLabels ? { namespaceLabels: cluster.namespaceLabels } : {}),
-      },
-      cluster.params,
-    );
+    const messages = boundRefusals(cluster.admissionPolicy, {
+      object: pod,
+      namespace: cluster.namespace,
+      ...(cluster.namespaceLabels ? { namespaceLabels: cluster.namespaceLabels } : {}),
+    });
     if (messages.length > 0) return { allowed: false, by: 'policy', messages };
   }
   return { allowed: true, pod, warnings };

@@ -11,7 +11,6 @@ import type { ChainWebhook } from './admission-chain.js';
 import type { Selector } from './label-selector.js';
 
 export interface PolicySpec {
-  readonly paramKind?: { apiVersion: string; kind: string };
   readonly variables: { name: string; expression: string }[];
   readonly validations: { expression: string; message: string }[];
 }
@@ -36,11 +35,6 @@ export function renderedWebhooks(...setValues: string[]): ChainWebhook[] {
     namespaceSelector: webhook.namespaceSelector,
     objectSelector: webhook.objectSelector,
   }));
-}
-
-/** The policy's parameters (the entitlement policy as a ConfigMap), rendered with the same values. */
-export function renderedParams(...setValues: string[]): { data: Record<string, string> } {
-  return renderedObject('templates/entitlements-params.yaml', 'ConfigMap', setValues) as never;
 }
 
 function renderedObject(template: string, kind: string, setValues: string[]): { spec: PolicySpec } {
@@ -75,8 +69,8 @@ export interface AdmissionInput {
   readonly namespace?: string;
   /** The labels of the pod's namespace. */
   readonly namespaceLabels?: Record<string, string>;
-  /** The parameters of the binding judging it; null or absent for a binding without a paramRef. */
-  readonly params?: unknown;
+  /** The binding's parameters: null, as the chart's policy takes none. */
+  readonly params?: null;
 }
 
 /** The message of each validation the pod fails; empty when the API server would admit it. */

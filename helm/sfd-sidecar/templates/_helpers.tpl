@@ -225,12 +225,13 @@ selector: the admission policy admits only pods the webhook's selectors match.
 {{- end -}}
 
 {{/*
-The entitlement policy as the admission policy's parameters, a ConfigMap's data: one key per namespace
-(an entry naming no service accounts) and per namespace.serviceaccount (a namespace holds no dot, so
-the first dot parts the two; a ConfigMap key cannot hold `/`), each the profiles it grants between
-commas (`,billing,payroll,`), so that the API server asks whether `,NAME,` is in it.
+The entitlement policy's grants as a CEL map literal, written into the admission policy: one key per
+namespace (an entry naming no service accounts) and per namespace.serviceaccount (a namespace holds no
+dot, so the first dot parts the two), each the profiles it grants between commas (`,billing,payroll,`),
+so that the API server asks whether `,NAME,` is in it. Keys and values are JSON strings, which CEL reads
+as the same strings whatever they hold. Rendered only with entitlements: an empty map has no type.
 */}}
-{{- define "sfd-sidecar.entitlementParams" -}}
+{{- define "sfd-sidecar.celGrants" -}}
 {{- $data := dict -}}
 {{- range .Values.policy.entitlements -}}
 {{- $entry := . -}}
@@ -242,18 +243,15 @@ commas (`,billing,payroll,`), so that the API server asks whether `,NAME,` is in
 {{- end -}}
 {{- end -}}
 {{- range $keys -}}
-{{- if gt (len .) 253 -}}
-{{- $problem := "is longer than a ConfigMap key may be (253): shorten the service account name" -}}
-{{- fail (printf "policy.entitlements: %s %s" . $problem) -}}
-{{- end -}}
 {{- $_ := set $data . (concat (get $data . | default list) $entry.profiles | uniq) -}}
 {{- end -}}
 {{- end -}}
-{{- $rendered := dict -}}
+{{- $entries := list -}}
 {{- range $key, $profiles := $data -}}
-{{- $_ := set $rendered $key (printf ",%s," (sortAlpha $profiles | join ",")) -}}
+{{- $granted := printf ",%s," (sortAlpha $profiles | join ",") -}}
+{{- $entries = append $entries (printf "%s: %s" (toJson $key) (toJson $granted)) -}}
 {{- end -}}
-{{- toJson $rendered -}}
+{{- printf "{%s}" (join ", " $entries) -}}
 {{- end -}}
 
 

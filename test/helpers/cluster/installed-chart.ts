@@ -28,8 +28,11 @@ export interface InstalledChart {
   startInjector(): Promise<void>;
   /** The injector's log so far (envtest only; a cluster's is in its pods). */
   injectorLog(): string;
-  /** helm upgrade with the release's values and `values` over them; the webhooks still reach the injector. */
-  upgrade(values?: readonly string[]): Promise<void>;
+  /**
+   * helm upgrade with the release's values and `values` (helm --set) and `jsonValues` (helm --set-json)
+   * over them; the webhooks still reach the injector.
+   */
+  upgrade(values?: readonly string[], jsonValues?: readonly string[]): Promise<void>;
   uninstall(): Promise<void>;
 }
 
@@ -83,8 +86,11 @@ export async function installChart(values: readonly string[] = []): Promise<Inst
   return chart;
 }
 
-async function upgradeOrThrow(values: readonly string[] = []): Promise<void> {
-  const sets = values.flatMap((value) => ['--set', value]);
+async function upgradeOrThrow(values: readonly string[] = [], jsonValues: readonly string[] = []): Promise<void> {
+  const sets = [
+    ...values.flatMap((value) => ['--set', value]),
+    ...jsonValues.flatMap((value) => ['--set-json', value]),
+  ];
   const upgraded = await helm([
     'upgrade',
     RELEASE,
@@ -264,10 +270,10 @@ async function localInjector(tls: ServingCertificate): Promise<InstalledChart> {
     },
     stopInjector: stop,
     injectorLog: () => log,
-    async upgrade(values = []) {
+    async upgrade(values = [], jsonValues = []) {
       // helm patches the configuration it rendered: with a URL in place of the Service, both would be set.
       await restoreRenderedWebhooks();
-      await upgradeOrThrow(values);
+      await upgradeOrThrow(values, jsonValues);
       await pointWebhooksAt(base);
     },
     async uninstall() {

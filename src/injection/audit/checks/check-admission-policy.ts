@@ -1,8 +1,6 @@
-// The chart's key store admission policy and its bindings: without them, a pod that never asks for the
-// sidecar can mount the key store, and a look-alike sidecar is admitted. With an entitlement policy the
-// policy has parameters (a paramKind) and is bound twice over: once without parameters for every pod,
-// and by entitlement bindings that read the grants for the pods that ask for the sidecar only, so that
-// while the grants' ConfigMap is missing the API server refuses those pods and no other.
+// The chart's key store admission policy and its one binding, which judges every pod and denies: without
+// them, a pod that never asks for the sidecar can mount the key store, and a look-alike sidecar is
+// admitted. The entitlement policy's grants are part of the policy itself, so there is nothing else to bind.
 import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
 import type { ClusterInput } from '../cluster/cluster-input.js';
@@ -13,14 +11,12 @@ const CHECK = 'admission policy';
 
 interface Bound {
   readonly name: string;
-  readonly policy: KubeObject;
   readonly bindings: readonly KubeObject[];
   readonly fix: string;
 }
 
 const specOf = (object: KubeObject): Record<string, unknown> => (isRecord(object.spec) ? object.spec : {});
 const nameOf = (object: KubeObject): string => (typeof object.metadata?.name === 'string' ? object.metadata.name : '');
-const readsParams = (binding: KubeObject): boolean => isRecord(specOf(binding).paramRef);
 const judgesEveryPod = (binding: KubeObject): boolean => !isRecord(specOf(binding).matchResources);
 const actionsOf = (binding: KubeObject): unknown[] => {
   const actions = specOf(binding).validationActions;
@@ -56,39 +52,10 @@ const RULES: readonly ((bound: Bound) => CheckResult | null)[] = [
       fix,
     };
   },
-  function everyPodWaitsForParams({ name, bindings, fix }) {
-    const waiting = bindings.filter((b) => judgesEveryPod(b) && readsParams(b));
-    if (waiting.length === 0) return null;
-    return {
-      check: CHECK,
-      status: 'warn',
-      detail:
-        `the binding ${names(waiting)} of ${name} reads parameters for every pod: while the API server has not ` +
-        'got its ConfigMap, every pod it matches in the cluster is refused',
-      fix,
-    };
-  },
-  function grantsUnjudged({ name, policy, bindings, fix }) {
-    if (!isRecord(specOf(policy).paramKind) || bindings.some(readsParams)) return null;
-    return {
-      check: CHECK,
-      status: 'warn',
-      detail:
-        `${name} has parameters (the entitlement policy) but no entitlement binding reads them: ` +
-        'the API server does not judge the profiles a key store reader signs with',
-      fix,
-    };
-  },
 ];
 
 function described({ name, bindings }: Bound): string {
-  const every = bindings.filter(judgesEveryPod);
-  const entitled = bindings.filter(readsParams);
-  if (entitled.length === 0) return `${name} is bound and denies: ${names(every)} judges every pod`;
-  return (
-    `${name} is bound and denies: ${names(every)} judges every pod; ${names(entitled)} ` +
-    'judge the entitlements of the pods that ask for the sidecar'
-  );
+  return `${name} is bound and denies: ${names(bindings.filter(judgesEveryPod))} judges every pod`;
 }
 
 export function checkAdmissionPolicy(cluster: ClusterInput, injectors: readonly InjectorInstall[]): CheckResult[] {
@@ -108,7 +75,7 @@ export function checkAdmissionPolicy(cluster: ClusterInput, injectors: readonly 
         fix,
       };
     const bindings = cluster.policyBindings.filter((b) => specOf(b).policyName === name);
-    const bound = { name, policy, bindings, fix };
+    const bound = { name, bindings, fix };
     for (const rule of RULES) {
       const found = rule(bound);
       if (found) return found;
