@@ -14,7 +14,7 @@ import { signableProfiles } from '../keys/profile-resolver.js';
 import { createLogger, describeError, type Logger } from '../observability/logger.js';
 import { createMetrics, type Metrics } from '../observability/metrics.js';
 import { formatAddress, formatHostPort } from '../server/listen.js';
-import { startSidecar } from '../sidecar.js';
+import { startSidecar, type SidecarOptions } from '../sidecar.js';
 import { createAccessKey } from '../signing/access-key.js';
 import { createNonceSource } from '../signing/nonce.js';
 import type { RunningService, ServeDeps } from '../command/cli-io.js';
@@ -41,27 +41,7 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
   metrics.observeLogDrops(() => logger.droppedLines());
   const { ring, reloader } = await loadKeys(config, deps, logger, metrics);
   try {
-    const sidecar = await startSidecar({
-      defaultUpstream: emulator ? demoUpstream(emulator) : config.upstream,
-      listen: config.listen,
-      adminListen: config.adminListen,
-      signing: config.signing,
-      maxBodyBytes: config.maxBodyBytes,
-      upstreamTimeoutMs: config.upstreamTimeoutMs,
-      upstreamCa: config.upstreamCa,
-      egressProxy: config.egressProxy,
-      ring,
-      defaultProfile: config.profile,
-      profileHeader: config.profileHeader,
-      allowedProfiles: new Set(config.allowedProfiles),
-      operations: config.operations,
-      logger,
-      requestLog: config.requestLog,
-      metrics,
-      now: deps.now,
-      nextNonce: createNonceSource(),
-      limits: config.limits,
-    });
+    const sidecar = await startSidecar(sidecarOptionsOf(config, { ring, logger, metrics, deps, emulator }));
     if (emulator)
       deps.stderr(
         demoBanner(
@@ -70,16 +50,10 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
           ignoredSettingNames(settings.values, SETTING_NAMES),
         ),
       );
-    let relay: { close(drainMs: number): Promise<void> } | null = null;
-    try {
-      if (config.notify)
-        relay = await (
-          await import('../notify/start-notify-relay.js')
-        ).startNotifyRelay(config.notify, { logger, metrics, now: deps.now, callerLimits: config.limits });
-    } catch (error) {
+    const relay = await startRelay(config, { logger, metrics, deps }).catch(async (error: unknown) => {
       await sidecar.close(0);
       throw error;
-    }
+    });
     return {
       async stop(signal) {
         logger.info('shutting down', { signal, delayMs: config.shutdownDelayMs, drainMs: config.shutdownTimeoutMs });
@@ -105,6 +79,55 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
     await emulator?.close();
     throw error;
   }
+}
+
+/** The sidecar's parts from the configuration: the emulator stands in for the gateway in the demo. */
+function sidecarOptionsOf(
+  config: Config,
+  parts: {
+    ring: KeyRing;
+    logger: Logger;
+    metrics: Metrics;
+    deps: ServeDeps;
+    emulator: RunningEmulator | undefined;
+  },
+): SidecarOptions {
+  return {
+    defaultUpstream: parts.emulator ? demoUpstream(parts.emulator) : config.upstream,
+    listen: config.listen,
+    adminListen: config.adminListen,
+    signing: config.signing,
+    maxBodyBytes: config.maxBodyBytes,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+    upstreamCa: config.upstreamCa,
+    egressProxy: config.egressProxy,
+    ring: parts.ring,
+    defaultProfile: config.profile,
+    profileHeader: config.profileHeader,
+    allowedProfiles: new Set(config.allowedProfiles),
+    operations: config.operations,
+    logger: parts.logger,
+    requestLog: config.requestLog,
+    metrics: parts.metrics,
+    now: parts.deps.now,
+    nextNonce: createNonceSource(),
+    limits: config.limits,
+  };
+}
+
+/** The notification relay when configured; its code is loaded only then. */
+async function startRelay(
+  config: Config,
+  parts: { logger: Logger; metrics: Metrics; deps: ServeDeps },
+): Promise<{ close(drainMs: number): Promise<void> } | null> {
+  if (!config.notify) return null;
+  const { startNotifyRelay } = await import('../notify/start-notify-relay.js');
+  return startNotifyRelay(config.notify, {
+    logger: parts.logger,
+    metrics: parts.metrics,
+    now: parts.deps.now,
+    callerLimits: config.limits,
+  });
 }
 
 /** Settings that are ignored, likely wrong, or set aside, and a signing listener others can reach. */

@@ -39,7 +39,7 @@ export function createEmulatorApp(state: EmulatorState): Hono<EmulatorEnv> {
     if (!verdict.ok) return replyError(c, verdict.error);
     if (!replays.firstUse(verdict.accessKeyId, verdict.nonce, state.now()))
       return replyError(c, GATEWAY_ERRORS.nonceReplayed);
-    state.accepted.push({ accessKeyId: verdict.accessKeyId, atMs: state.now() });
+    state.accepted.push({ accessKeyId: verdict.accessKeyId, atMs: state.now(), signedAtMs: verdict.signedAtMs });
     if (state.accepted.length > 100_000) state.accepted.splice(0, state.accepted.length - 100_000);
     c.set('body', body);
     c.set('key', verdict.key);

@@ -9,8 +9,11 @@ export interface EmulatorState {
   form: AcceptedForm;
   /** The emulated gateway's clock, epoch ms. */
   now: () => number;
-  /** Every request that passed verification, by key and time (bounded to the last 100000). */
-  readonly accepted: { accessKeyId: string; atMs: number }[];
+  /**
+   * Every request that passed verification, by key, time and the X-SFD-Date it was signed at (bounded to
+   * the last 100000).
+   */
+  readonly accepted: { accessKeyId: string; atMs: number; signedAtMs: number }[];
 }
 
 export function createEmulatorState(options: {

@@ -29,7 +29,8 @@ export interface WireRequest {
 }
 
 export type Verdict =
-  { ok: true; accessKeyId: string; key: EmulatorKey; nonce: string } | { ok: false; error: GatewayError };
+  | { ok: true; accessKeyId: string; key: EmulatorKey; nonce: string; signedAtMs: number }
+  | { ok: false; error: GatewayError };
 
 /**
  * Templates of the string to sign, straight from the text: M method, U uri line, D date, N nonce,
@@ -79,7 +80,7 @@ export function verifyRequest(
   const expected = expectedSignature(request, headers, form, { accessKeyId, date: date!, nonce }, key.secret);
   const given = Buffer.from(auth[2]!, 'hex');
   if (!timingSafeEqual(expected, given)) return { ok: false, error: GATEWAY_ERRORS.signatureNotMatch };
-  return { ok: true, accessKeyId, key, nonce };
+  return { ok: true, accessKeyId, key, nonce, signedAtMs: dateMs };
 }
 
 function expectedSignature(

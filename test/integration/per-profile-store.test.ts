@@ -123,10 +123,10 @@ test('rotating one profile file of a per-profile directory under load fails no r
     'reports.json': keystoreJson({ reports: { keys: [{ accessKeyId: REPORTS.id, secret: REPORTS.secret }] } }),
   });
   t.true(await eventually(() => loaded() === 2), 'the rotated file is loaded');
-  // Accepted a second after notBefore: signed after it too, however loaded the machine (the emulator
-  // records when it accepts, not when the sidecar signed).
+  // Signed after notBefore, by the X-SFD-Date the emulator read (whole seconds, so a second later):
+  // however loaded the machine, a request signed then must carry the new key.
   const settled = notBefore + 1000;
-  const after = () => emulator.state.accepted.filter((a) => a.atMs >= settled).length;
+  const after = () => emulator.state.accepted.filter((a) => a.signedAtMs >= settled).length;
   t.true(await eventually(() => after() >= 50, 10_000), 'requests signed after notBefore');
   running = false;
   await Promise.all(loops);
@@ -134,7 +134,7 @@ test('rotating one profile file of a per-profile directory under load fails no r
     statuses.filter((s) => s !== 200),
     [],
   );
-  t.true(emulator.state.accepted.filter((a) => a.atMs >= settled).every((a) => a.accessKeyId === BILLING_NEW.id));
+  t.true(emulator.state.accepted.filter((a) => a.signedAtMs >= settled).every((a) => a.accessKeyId === BILLING_NEW.id));
 });
 
 test('keys check and keys list read a per-profile directory as the sidecar does', async (t) => {

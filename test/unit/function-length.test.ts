@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import test from 'ava';
 import { functionLengths, treeFunctionLengths } from '../../tools/function-lengths.js';
-import { REPO_ROOT } from '../helpers/tools.js';
+import { REPO_ROOT } from '../helpers/repo-root.js';
 
 const MAX_LINES = 80;
 test(`no function in src/ is longer than ${MAX_LINES} lines`, (t) => {

@@ -1,7 +1,7 @@
 // The image a carried sidecar may run: the injector's own reference, or its repository at a release
 // tag no older than the minimum. A digest other than the injector's own tells no version.
 import test from 'ava';
-import { sidecarImageProblem } from '../../../src/injection/decide/sidecar-version.js';
+import { sidecarImageProblem, VERSION_TAG, VERSION_TAG_FORM } from '../../../src/injection/decide/sidecar-version.js';
 
 const expected = {
   ownImage: `ghcr.io/sfd-sidecar/sfd-sidecar:0.2.0@sha256:${'a'.repeat(64)}`,
@@ -30,4 +30,8 @@ test('older releases, tags that are no version and foreign digests are refused, 
     ['attacker.example/sfd-sidecar:9.9.9', /not from/],
   ];
   for (const [image, reason] of cases) t.regex(sidecarImageProblem(image, expected) ?? '', reason, image);
+});
+
+test('the written-out tag pattern is the form the admission policy reads, anchored', (t) => {
+  t.is(VERSION_TAG.source, `^${VERSION_TAG_FORM}$`);
 });
