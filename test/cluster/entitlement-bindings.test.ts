@@ -5,12 +5,10 @@
 // it, a granted reader is admitted and an ungranted one refused, and no pod is ever refused for want
 // of parameters.
 import test, { type ExecutionContext } from 'ava';
-import { parse } from 'yaml';
-import { runCli } from '../helpers/cli-process.js';
 import { policyDenial } from '../helpers/cluster/denials.js';
+import { carrying } from '../helpers/cluster/carrying-pod.js';
 import { installChart, type InstalledChart } from '../helpers/cluster/installed-chart.js';
 import { freshNamespace, kubectl, kubectlOk, type Ran } from '../helpers/cluster/kube.js';
-import { DEFAULTS } from '../helpers/injection.js';
 
 const NAMESPACE = 'sfd-grants';
 const VALUES = [
@@ -28,22 +26,6 @@ test.before(async () => {
   await kubectlOk(['-n', NAMESPACE, 'create', 'serviceaccount', 'checkout']);
 });
 test.after.always(() => chart?.uninstall());
-
-/** The pod `inject` prints for the checkout account, signing as `profile` (it labels the pod as asking). */
-async function carrying(name: string, profile: string): Promise<object> {
-  const pod = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, labels: { app: name } },
-    spec: { serviceAccountName: 'checkout', containers: [{ name: 'web', image: 'example/web:1' }] },
-  };
-  const printed = await runCli(
-    ['inject', '--keystore-secret', 'sfd-keys', '--profile', profile, '--image', DEFAULTS.image, '-'],
-    { input: JSON.stringify(pod) },
-  );
-  if (printed.code !== 0) throw new Error(printed.stderr);
-  return parse(printed.stdout) as never;
-}
 
 const dryRun = (object: object): Promise<Ran> =>
   kubectl(['-n', NAMESPACE, 'create', '--dry-run=server', '-f', '-'], JSON.stringify(object));

@@ -5,12 +5,11 @@
 // The admission policy still refuses a pod that carries a copied sidecar signing with a profile the
 // entitlement policy does not grant: the API server is the backstop while the injector is down.
 import test from 'ava';
-import { parse } from 'yaml';
 import { runCli } from '../helpers/cli-process.js';
 import { policyDenial, webhookCallFailed } from '../helpers/cluster/denials.js';
+import { carrying } from '../helpers/cluster/carrying-pod.js';
 import { installChart, type InstalledChart } from '../helpers/cluster/installed-chart.js';
 import { freshNamespace, getJson, kubectl, kubectlOk, type Ran } from '../helpers/cluster/kube.js';
-import { DEFAULTS } from '../helpers/injection.js';
 
 const CHECKED_KINDS =
   'namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,' +
@@ -55,22 +54,6 @@ const ENTITLED = [
 let entitled: Promise<InstalledChart> | undefined;
 const entitledChart = (): Promise<InstalledChart> => (entitled ??= installChart(ENTITLED));
 test.after.always(async () => (await entitled)?.uninstall());
-
-/** The pod `inject` prints for the checkout account, signing as `profile`. */
-async function carrying(name: string, profile: string): Promise<object> {
-  const app = {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name, labels: { app: name } },
-    spec: { serviceAccountName: 'checkout', containers: [{ name: 'web', image: 'example/web:1' }] },
-  };
-  const printed = await runCli(
-    ['inject', '--keystore-secret', 'sfd-keys', '--profile', profile, '--image', DEFAULTS.image, '-'],
-    { input: JSON.stringify(app) },
-  );
-  if (printed.code !== 0) throw new Error(printed.stderr);
-  return parse(printed.stdout) as object;
-}
 
 test.serial('with failurePolicy Ignore, a pod that asks starts without the sidecar and check finds it', async (t) => {
   const chart = await entitledChart();

@@ -8,10 +8,11 @@
 // of the reader's alone (and the answer to its lists of Secrets), so that a test sees what crossed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../../../bench/net-utils.js';
+import { makeCa, signedByCa } from './test-ca.js';
 
 const run = promisify(execFile);
 
@@ -46,97 +47,12 @@ rules:
   - level: None
 `;
 
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 export async function startControlPlane(assets: string): Promise<ControlPlane> {
   const dir = mkdtempSync(join(tmpdir(), 'sfd-cluster-'));
   const opensslArgs = { cwd: dir };
-  await run(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.crt',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=sfd-test-ca',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-    ],
-    opensslArgs,
-  );
-  await run(
-    'openssl',
-    [
-      'req',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      'admin.key',
-      '-out',
-      'admin.csr',
-      '-subj',
-      '/O=system:masters/CN=admin',
-    ],
-    opensslArgs,
-  );
-  await run(
-    'openssl',
-    [
-      'x509',
-      '-req',
-      '-in',
-      'admin.csr',
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '2',
-      '-out',
-      'admin.crt',
-    ],
-    opensslArgs,
-  );
-  await run(
-    'openssl',
-    ['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'reader.key', '-out', 'reader.csr', '-subj', `/CN=${READER}`],
-    opensslArgs,
-  );
-  await run(
-    'openssl',
-    [
-      'x509',
-      '-req',
-      '-in',
-      'reader.csr',
-      '-CA',
-      'ca.crt',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-days',
-      '2',
-      '-out',
-      'reader.crt',
-    ],
-    opensslArgs,
-  );
+  await makeCa(dir, 'sfd-test-ca');
+  await signedByCa(dir, 'admin', '/O=system:masters/CN=admin');
+  await signedByCa(dir, 'reader', `/CN=${READER}`);
   writeFileSync(join(dir, 'audit-policy.yaml'), AUDIT_POLICY);
   await run('openssl', ['genrsa', '-out', 'sa.key', '2048'], opensslArgs);
   await run('openssl', ['rsa', '-in', 'sa.key', '-pubout', '-out', 'sa.pub'], opensslArgs);

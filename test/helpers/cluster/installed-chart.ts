@@ -5,17 +5,15 @@
 // 127.0.0.1 from the chart's existingSecret issuer, and the webhook configuration is pointed at it by
 // `url`, as envtest serves webhooks. A test stops and starts the injector to see what the API server
 // does while none answers.
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { parseAllDocuments } from 'yaml';
+import { freePort } from '../../../bench/net-utils.js';
+import { makeCa, signedByCa } from './test-ca.js';
 import { REPO_ROOT } from '../tools.js';
 import { clusterTarget, getJson, helm, kubectl, kubectlOk } from './kube.js';
-
-const run = promisify(execFile);
 
 export const RELEASE = 'sfd-sidecar';
 export const RELEASE_NAMESPACE = 'sfd-system';
@@ -150,63 +148,14 @@ interface ServingCertificate {
 
 async function servingCertificate(): Promise<ServingCertificate> {
   const dir = mkdtempSync(join(tmpdir(), 'sfd-webhook-tls-'));
-  const openssl = (...args: string[]) => run('openssl', args, { cwd: dir });
-  await openssl(
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.crt',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=sfd-test-webhook-ca',
-    '-addext',
-    'basicConstraints=critical,CA:TRUE',
-  );
-  await openssl(
-    'req',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    'tls.key',
-    '-out',
-    'tls.csr',
-    '-subj',
+  await makeCa(dir, 'sfd-test-webhook-ca');
+  await signedByCa(
+    dir,
+    'tls',
     '/CN=127.0.0.1',
-  );
-  writeFileSync(join(dir, 'san'), `subjectAltName=IP:127.0.0.1,DNS:${RELEASE}.${RELEASE_NAMESPACE}.svc\n`);
-  await openssl(
-    'x509',
-    '-req',
-    '-in',
-    'tls.csr',
-    '-CA',
-    'ca.crt',
-    '-CAkey',
-    'ca.key',
-    '-CAcreateserial',
-    '-days',
-    '2',
-    '-extfile',
-    'san',
-    '-out',
-    'tls.crt',
+    `subjectAltName=IP:127.0.0.1,DNS:${RELEASE}.${RELEASE_NAMESPACE}.svc\n`,
   );
   return { caFile: join(dir, 'ca.crt'), certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** The environment the chart's Deployment gives its injector, with the files it mounts made local. */

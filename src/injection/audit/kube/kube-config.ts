@@ -104,7 +104,9 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 async function loadClientLibrary(): Promise<typeof ClientLibrary> {
   try {
     return await import('@kubernetes/client-node');
-  } catch {
+  } catch (error) {
+    // Only an absent package is the installation's choice; any other failure is a defect to report.
+    if ((error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND') throw error;
     throw new KubeAccessError(
       'reading the cluster needs the optional package @kubernetes/client-node, which this installation left ' +
         'out; read what kubectl prints instead: kubectl get ... -o json | sfd-sidecar COMMAND -',
