@@ -28,7 +28,9 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // and the emulator sends its recording notifications with the relay's own event builder and sender.
   // The emulator checks signatures with its own code, never the sidecar's: a shared mistake would pass.
   proxy: ['config', 'errors.ts', 'http', 'keys', 'observability', 'operations', 'outbound', 'signing'],
-  notify: ['config', 'errors.ts', 'http', 'observability', 'outbound', 'server'],
+  // The relay's settings are a layer of their own, read by injection, which writes the sidecar's env.
+  'notify/settings': ['config'],
+  notify: ['config', 'errors.ts', 'http', 'notify/settings', 'observability', 'outbound', 'server'],
   admin: ['config', 'errors.ts', 'http', 'observability', 'server'],
   doctor: ['config', 'files', 'keys', 'outbound', 'signing'],
   emulator: ['config', 'notify', 'server'],
@@ -36,7 +38,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // adds and its options (the slice's root), the entitlement policy, the rules that decide, the render
   // of a decision, the pipeline that runs both, then what reads and edits manifests, answers reviews,
   // audits a cluster, keeps the webhook's certificates, and the commands over all of them.
-  injection: ['config', 'operations', 'signing', 'text', 'version.ts'],
+  injection: ['config', 'notify/settings', 'operations', 'signing', 'text', 'version.ts'],
   'injection/policy': ['config', 'files', 'observability', 'operations', 'reload', 'text'],
   'injection/decide': ['config', 'injection', 'injection/policy', 'operations', 'text'],
   'injection/render': ['config', 'injection', 'injection/decide', 'operations', 'version.ts'],
@@ -76,7 +78,7 @@ export const ALLOWED_IMPORTS: Readonly<Record<string, readonly string[]>> = {
   // What every command shares (its I/O, its settings), below the slices' commands and the dispatcher.
   command: ['config', 'files', 'observability', 'text'],
   // The registry: every feature's settings assembled into the one list help, docs and the chart read.
-  settings: ['config', 'injection'],
+  settings: ['config', 'injection', 'notify/settings'],
   // Wiring and the command line, above everything.
   'sidecar.ts': [
     'admin',
@@ -148,7 +150,7 @@ export const LIBRARY_OWNERS: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Parts of src/ whose folders are layers of their own, checked one level down. */
-export const SLICES: readonly string[] = ['injection'];
+export const SLICES: readonly string[] = ['injection', 'notify'];
 
 /** The one file that may read `process`. */
 export const PROCESS_OWNER = 'main.ts';

@@ -5,6 +5,7 @@ import { runDoctor } from '../doctor/run-doctor.js';
 import type { ServeDeps } from '../command/cli-io.js';
 import { SETTINGS } from '../config/settings.js';
 import { formatObject, outputFormatOf } from '../command/output-format.js';
+import { SERVE_CONFIG_PARTS } from './serve-config-parts.js';
 
 export async function doctorCommand(
   settings: CommandSettings,
@@ -19,6 +20,7 @@ export async function doctorCommand(
     now: deps.now,
     sources: settings.sources,
     settingWarnings: settings.warnings,
+    parts: SERVE_CONFIG_PARTS,
   });
   if (format === 'json') deps.stdout(`${JSON.stringify(report)}\n`);
   else if (format === 'yaml') deps.stdout(formatObject(report, 'yaml'));

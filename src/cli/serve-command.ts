@@ -20,16 +20,24 @@ import { createNonceSource } from '../signing/nonce.js';
 import type { RunningService, ServeDeps } from '../command/cli-io.js';
 import type { CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
+import { SERVE_CONFIG_PARTS } from './serve-config-parts.js';
 import { ignoredSettingNames, type IgnoredSettingName } from '../config/ignored-setting-names.js';
 import { SETTING_NAMES } from '../settings/all-settings.js';
 import { wrapWords } from '../text/wrap-words.js';
 
-export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
-  const config = loadConfig(settings.values, {
+/** What `serve` runs on: the core's settings and its features'. */
+type ServeConfig = ReturnType<typeof loadServeConfig>;
+
+const loadServeConfig = (settings: CommandSettings, deps: ServeDeps) =>
+  loadConfig(settings.values, {
     readFile: deps.readFile,
     production: deps.production,
     sources: settings.sources,
+    parts: SERVE_CONFIG_PARTS,
   });
+
+export async function serveCommand(settings: CommandSettings, deps: ServeDeps): Promise<RunningService> {
+  const config = loadServeConfig(settings, deps);
   const logger = deps.logger ?? createLogger({ level: config.logLevel });
   warnAboutSettings(settings, config, logger);
   // The emulator (and zod, which its notification routes use) is loaded only for the demo: resident
@@ -117,7 +125,7 @@ function sidecarOptionsOf(
 
 /** The notification relay when configured; its code is loaded only then. */
 async function startRelay(
-  config: Config,
+  config: ServeConfig,
   parts: { logger: Logger; metrics: Metrics; deps: ServeDeps },
 ): Promise<{ close(drainMs: number): Promise<void> } | null> {
   if (!config.notify) return null;

@@ -4,16 +4,15 @@ import type { ProfileNarrowing } from '../operations/operations-setting.js';
 import { FILE_LIMITS } from '../files/regular-file.js';
 import type { AccessKey, SigningOptions } from '../signing/types.js';
 import { caBundleProblem } from './ca-bundle.js';
+import { readConfigParts, type ConfigParts, type ConfiguredListener } from './config-part.js';
 import { readEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { readLimits, type Limits } from './limits-config.js';
-import { readNotifyConfig, type NotifyConfig } from './notify-config.js';
 import { formatListen, type ListenAddress, type UpstreamTarget } from './parsers.js';
 import { SettingReader, type FileReader, type SettingValues } from './setting-reader.js';
 import type { SettingSource } from './setting-sources.js';
 import { SETTINGS, type LogLevel, type RequestLogMode } from './settings.js';
 
 export type { SettingValues } from './setting-reader.js';
-export type { NotifyConfig } from './notify-config.js';
 
 /** Where keys come from: the built-in demo key, one configured key, or a rotated key store. */
 export type KeySource =
@@ -54,8 +53,6 @@ export interface Config {
   readonly shutdownTimeoutMs: number;
   readonly logLevel: LogLevel;
   readonly requestLog: RequestLogMode;
-  /** The notification relay; null when SFD_NOTIFY_LISTEN is unset. */
-  readonly notify: NotifyConfig | null;
   readonly limits: Limits;
   /** Values that work but are likely mistakes (logged at start, shown by doctor); never a secret. */
   readonly warnings: readonly string[];
@@ -68,7 +65,13 @@ export interface LoadConfigDeps extends FileReader {
   readonly sources?: Readonly<Record<string, SettingSource>>;
 }
 
-export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config {
+/** The loader's dependencies and the features' parts the command reads with the core (none by default). */
+export type LoadConfigOptions<P extends object> = LoadConfigDeps & { readonly parts?: ConfigParts<P> };
+
+export function loadConfig<P extends object = Record<never, never>>(
+  values: SettingValues,
+  deps: LoadConfigOptions<P>,
+): Config & Readonly<P> {
   const r = new SettingReader(values, deps, deps.sources);
   // Every setting is read before the problems are reported, so that all of them are.
   const settings = {
@@ -97,12 +100,8 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   const operations = r.value(SETTINGS.operations) ?? null;
   profileChoiceProblems(r, profileHeader, allowedProfiles);
   const limits = readLimits(r, maxBodyBytes);
-  const notify = readNotifyConfig(r, limits.maxHeaderBytes);
-  sameAddressProblems(r, [
-    ['listen', listen],
-    ['adminListen', adminListen],
-    ...(notify ? [['notifyListen', notify.listen] as const] : []),
-  ]);
+  const parts = readConfigParts(r, deps.parts ?? ({} as ConfigParts<P>), { limits });
+  sameAddressProblems(r, [[SETTINGS.listen, listen], [SETTINGS.adminListen, adminListen], ...parts.listeners]);
 
   const keystorePath = r.raw(SETTINGS.keystoreFile)?.trim();
   const demo = !deps.production && !r.isSet(SETTINGS.upstreamUrl) && !r.keyConfigured() && keystorePath === undefined;
@@ -110,7 +109,7 @@ export function loadConfig(values: SettingValues, deps: LoadConfigDeps): Config 
   r.assertValid();
 
   return Object.freeze({
-    notify,
+    ...parts.values,
     limits,
     demo,
     upstream: upstream ?? null,
@@ -187,10 +186,7 @@ function readKeySource(
  * Two listeners of one process on the same address: the second would fail to bind with "address in
  * use", which reads as another process; it is this configuration, and both settings are named.
  */
-function sameAddressProblems(
-  r: SettingReader,
-  listeners: readonly (readonly [keyof typeof SETTINGS, ListenAddress])[],
-): void {
+function sameAddressProblems(r: SettingReader, listeners: readonly ConfiguredListener[]): void {
   for (let i = 0; i < listeners.length; i += 1) {
     for (let j = i + 1; j < listeners.length; j += 1) {
       const [first, a] = listeners[i]!;
@@ -200,7 +196,7 @@ function sameAddressProblems(
       const wildcard = (host: string): boolean => host === '' || host === '0.0.0.0' || host === '::';
       if (a.host === b.host || wildcard(a.host) || wildcard(b.host)) {
         r.problems.push(
-          `${SETTINGS[first].env} and ${SETTINGS[second].env}: both listen on port ${a.port} ` +
+          `${first.env} and ${second.env}: both listen on port ${a.port} ` +
             `(${formatListen(a)} and ${formatListen(b)}); give each listener its own port`,
         );
       }

@@ -2,7 +2,7 @@
 // and which signature form the gateway accepts. Every finding has a verdict and a fix.
 import { ConfigError } from '../config/config-error.js';
 import { proxyFor } from '../outbound/egress-route.js';
-import { loadConfig, type Config, type LoadConfigDeps, type SettingValues } from '../config/load-config.js';
+import { loadConfig, type Config, type LoadConfigOptions, type SettingValues } from '../config/load-config.js';
 import { currentKey } from '../keys/select-key.js';
 import { createNonceSource } from '../signing/nonce.js';
 import type { SigningOptions } from '../signing/types.js';
@@ -20,7 +20,7 @@ export interface DoctorReport {
   readonly recommendation: SigningOptions | null;
 }
 
-export interface DoctorDeps extends LoadConfigDeps {
+export interface DoctorDeps extends LoadConfigOptions<object> {
   readonly readFileAsync: ReadFileAsync;
   readonly now: () => number;
   readonly timeoutMs?: number;

@@ -2,9 +2,9 @@
 // chart's admission policy (through a file generated from this one) read it back. A name or value
 // that two of them spell on their own drifts apart, and then uninject leaves a piece behind or the
 // policy refuses the pods injection makes.
-import { isReadBy } from '../config/setting-definition.js';
 import { SETTINGS } from '../config/settings.js';
 import type { Volume, VolumeMount } from './pod.js';
+import { SERVE_SETTINGS } from './serve-settings.js';
 
 export const PREFIX = 'sfd-sidecar.io/';
 
@@ -248,10 +248,9 @@ const NEVER_FROM_OBJECTS = new Set<string>([
 
 /** The variables `serve` reads that a ConfigMap or Secret the pod names may set, less those injection set. */
 export function settingsObjectsMaySet(setByInjection: ReadonlySet<string>): string[] {
-  return Object.values(SETTINGS)
-    .filter((setting) => isReadBy(setting, 'serve'))
-    .map((setting) => setting.env)
-    .filter((name) => !NEVER_FROM_OBJECTS.has(name) && !setByInjection.has(name));
+  return SERVE_SETTINGS.map((setting) => setting.env).filter(
+    (name) => !NEVER_FROM_OBJECTS.has(name) && !setByInjection.has(name),
+  );
 }
 
 /** Every variable an injected sidecar's environment may hold: what the admission policy admits. */

@@ -2,9 +2,9 @@
 // the source address, the service's header and the content type. Checked before a byte of the body is
 // read, so that a caller the relay would refuse holds nothing.
 import type { IncomingMessage } from 'node:http';
-import type { SourceFilter } from '../config/cidr-list.js';
+import type { SourceFilter } from './settings/cidr-list.js';
 import { SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
-import { SETTINGS } from '../config/settings.js';
+import { NOTIFY_SETTINGS } from './settings/notify-settings.js';
 
 export interface AdmissionRules {
   /** SFD_NOTIFY_PATH, without a trailing slash. */
@@ -50,7 +50,7 @@ export function admissionRefusal(incoming: IncomingMessage, rules: AdmissionRule
   if (rules.sourceFilter && !rules.sourceFilter(incoming.socket.remoteAddress))
     return {
       spec: SIDECAR_ERRORS.NotificationForbidden,
-      reason: `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside ${SETTINGS.notifyAllowedCidrs.env}`,
+      reason: `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside ${NOTIFY_SETTINGS.notifyAllowedCidrs.env}`,
     };
   if (rules.requireHeader && !FROM_HEADERS.some((name) => incoming.headers[name] === 'LLS'))
     return { spec: SIDECAR_ERRORS.NotificationForbidden, reason: 'no X-SFD-Notification-From: LLS header' };

@@ -17,7 +17,7 @@ import { createDeliverOnce, type DeliverOnce } from './deliver-once.js';
 import type { AppDelivery } from './deliver-to-app.js';
 import { checkNotification } from './check-notification.js';
 import type { Notification } from './notifications.js';
-import { SETTINGS } from '../config/settings.js';
+import { NOTIFY_SETTINGS } from './settings/notify-settings.js';
 
 export interface NotifyRelayDeps extends AdmissionRules {
   readonly maxBodyBytes: number;
@@ -81,7 +81,7 @@ async function admittedBody(relay: Relay, incoming: IncomingMessage, outgoing: S
   // place (the minimum rate cuts them off).
   const full = (): boolean => relay.handling >= deps.maxInflight;
   const overloaded = (): null => {
-    const reason = `${relay.handling} notifications in hand (${SETTINGS.notifyMaxInflight.env})`;
+    const reason = `${relay.handling} notifications in hand (${NOTIFY_SETTINGS.notifyMaxInflight.env})`;
     refuseNotification(outgoing, SIDECAR_ERRORS.Overloaded, reason, deps);
     return null;
   };

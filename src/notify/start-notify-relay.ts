@@ -6,8 +6,8 @@ import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import { ConfigError } from '../config/config-error.js';
 import { DEFAULT_LIMITS } from '../config/limits-config.js';
-import type { NotifyConfig } from '../config/load-config.js';
-import { SETTINGS } from '../config/settings.js';
+import type { NotifyConfig } from './notify-config.js';
+import { NOTIFY_SETTINGS } from './settings/notify-settings.js';
 import { SIDECAR_ERRORS } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
@@ -24,7 +24,7 @@ import { createAppDelivery } from './deliver-to-app.js';
 import { RELAY_METHODS } from './admit-notification.js';
 import { createNotificationHandler } from './handle-notification.js';
 import { createTokenCheck } from './path-token.js';
-import { parseCidrList } from '../config/cidr-list.js';
+import { parseCidrList } from './settings/cidr-list.js';
 
 export interface RunningNotifyRelay {
   readonly address: AddressInfo;
@@ -43,7 +43,7 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
   const deadLetterProblem = config.deadLetterDir ? await deadLetterDirProblem(config.deadLetterDir) : null;
   if (deadLetterProblem)
     throw new ConfigError([
-      `${SETTINGS.notifyDeadLetterDir.env}: ${config.deadLetterDir} ${deadLetterProblem}; it must be a ` +
+      `${NOTIFY_SETTINGS.notifyDeadLetterDir.env}: ${config.deadLetterDir} ${deadLetterProblem}; it must be a ` +
         `directory this process can write`,
     ]);
   const delivery = createAppDelivery(config.forwardUrl, config.timeoutMs);
@@ -77,11 +77,11 @@ export async function startNotifyRelay(config: NotifyConfig, deps: NotifyRelayDe
       logger: deps.logger,
       now: deps.now,
       listener: 'notifications',
-      setting: SETTINGS.notifyMaxConnections.env,
+      setting: NOTIFY_SETTINGS.notifyMaxConnections.env,
       maxConnections: config.maxConnections,
     }),
   });
-  const address = await listen(server, config.listen, SETTINGS.notifyListen.env);
+  const address = await listen(server, config.listen, NOTIFY_SETTINGS.notifyListen.env);
   deps.logger.info('notification relay listening', {
     address: formatAddress(address),
     path: config.path,

@@ -5,9 +5,11 @@ import type { SettingDefinition } from '../config/setting-definition.js';
 import { INJECTED_SIDECAR_SETTINGS } from '../injection/injected-sidecar-settings.js';
 import { INJECTOR_SETTINGS } from '../injection/injector-settings.js';
 import { POLICY_SETTINGS } from '../injection/policy-settings.js';
+import { NOTIFY_SETTINGS } from '../notify/settings/notify-settings.js';
 
 export const SETTINGS = {
   ...SIDECAR_SETTINGS,
+  ...NOTIFY_SETTINGS,
   ...INJECTED_SIDECAR_SETTINGS,
   ...POLICY_SETTINGS,
   ...INJECTOR_SETTINGS,

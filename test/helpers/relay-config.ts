@@ -1,11 +1,11 @@
 // The relay's settings as a test starts it: the defaults a deployment gets, forwarding to the test's
 // application, on a free loopback port; each test overrides what it is about.
-import type { NotifyConfig } from '../../src/config/load-config.js';
 import {
   DEFAULT_DEAD_LETTER_MAX_BYTES,
   DEFAULT_NOTIFY_MAX_CONNECTIONS,
   DEFAULT_NOTIFY_MAX_INFLIGHT,
-} from '../../src/config/notify-config.js';
+  type NotifyConfig,
+} from '../../src/notify/notify-config.js';
 
 export function relayConfig(appUrl: string, overrides: Partial<NotifyConfig> = {}): NotifyConfig {
   return {

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import type { NotifyConfig } from '../../src/config/load-config.js';
+import type { NotifyConfig } from '../../src/notify/notify-config.js';
 import { recordingEvent } from '../../src/notify/build-events.js';
 import { DEAD_LETTER_FILE } from '../../src/notify/dead-letter.js';
 import { startNotifyRelay } from '../../src/notify/start-notify-relay.js';

@@ -4,15 +4,12 @@
 // LD_PRELOAD, HTTPS_PROXY, NODE_TLS_REJECT_UNAUTHORIZED...): a list of what to block is never complete,
 // so the list here is of what may pass. Each variable is written once: the API server warns about a
 // name given twice, and a server-side apply merges env entries by name and drops one of them.
-import type { SettingDefinition } from '../../config/setting-definition.js';
-import { SETTINGS } from '../../config/settings.js';
 import { settingsObjectsMaySet } from '../contract.js';
+import { SERVE_SETTINGS } from '../serve-settings.js';
 import type { EnvVar } from '../pod.js';
 
 const SECRETS = new Set<string>(
-  (Object.values(SETTINGS) as SettingDefinition[])
-    .filter((setting) => setting.secret === true)
-    .map((setting) => setting.env),
+  SERVE_SETTINGS.filter((setting) => setting.secret === true).map((setting) => setting.env),
 );
 
 /**

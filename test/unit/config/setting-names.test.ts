@@ -17,6 +17,7 @@ const DECLARING = [
   'injection/injected-sidecar-settings.ts',
   'injection/injector-settings.ts',
   'injection/policy-settings.ts',
+  'notify/settings/notify-settings.ts',
   'errors.ts',
 ];
 

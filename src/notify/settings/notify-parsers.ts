@@ -1,6 +1,6 @@
 // Parsers for the notification relay's settings.
 import { parseCidrList } from './cidr-list.js';
-import { fail, failUrl, ok, type Parsed } from './parsers.js';
+import { fail, failUrl, ok, type Parsed } from '../../config/parsers.js';
 
 export const parseNotifyPath = (raw: string): Parsed<string> => {
   const text = raw.trim().replace(/\/+$/, '');

@@ -1,7 +1,7 @@
 // SFD_NOTIFY_ALLOWED_CIDRS: which source addresses may post notifications (IPv4 and IPv6 ranges,
 // IPv4-mapped IPv6 addresses treated as IPv4).
 import { BlockList, isIP } from 'node:net';
-import { sourceAddress } from './source-address.js';
+import { sourceAddress } from '../../config/source-address.js';
 
 export type SourceFilter = (remoteAddress: string | undefined) => boolean;
 

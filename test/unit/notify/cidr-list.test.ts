@@ -1,6 +1,6 @@
 // SFD_NOTIFY_ALLOWED_CIDRS: which source addresses may post notifications.
 import test from 'ava';
-import { parseCidrList } from '../../../src/config/cidr-list.js';
+import { parseCidrList } from '../../../src/notify/settings/cidr-list.js';
 
 test('IPv4 ranges and single addresses; the rest of the address space is refused', (t) => {
   const { cidrs, filter } = parseCidrList(' 203.0.113.0/24 , 192.0.2.7,, ');
