@@ -63,10 +63,11 @@ const asPod = (template: PodTemplate): Pod => ({
 });
 
 /** The chart as the tests render it, its webhooks and policy in a namespace with no label of its own. */
+const WEBHOOKS = renderedWebhooks('webhook.excludeNamespaces={legacy}');
 const chain = (automount?: boolean): ChainCluster => ({
   namespace: 'shop',
   ...(automount === undefined ? {} : { accountAutomount: automount }),
-  webhooks: renderedWebhooks('webhook.excludeNamespaces={legacy}'),
+  webhooks: WEBHOOKS,
   injector: { defaults: DEFAULTS },
   admissionPolicy: BOUND,
 });
@@ -82,10 +83,10 @@ test('every pod inject makes from the corpora, and the webhook from their templa
   for (const dir of ['test/fixtures/world', 'test/fixtures/manifests']) {
     for (const name of readdirSync(join(REPO_ROOT, dir)).filter((n) => /\.(ya?ml|json)$/.test(n))) {
       const file = join(REPO_ROOT, dir, name);
+      const originals = (await kubectlRead(kubectl, readFileSync(file, 'utf8'))) ?? [];
       for (const mode of ['native', 'classic']) {
         const result = await runCli(['inject', ...CORPUS_INJECT_ARGS, '--sidecar-mode', mode, file]);
         if (result.code !== 0) continue;
-        const originals = (await kubectlRead(kubectl, readFileSync(file, 'utf8'))) ?? [];
         for (const [index, object] of ((await kubectlRead(kubectl, result.stdout)) ?? []).entries()) {
           const template = templateOf(object);
           if (!template || !sidecarIn(template)) continue;

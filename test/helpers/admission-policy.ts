@@ -43,6 +43,9 @@ function renderedObject(template: string, kind: string, setValues: string[]): { 
   return object as { spec: PolicySpec };
 }
 
+/** helm's output by its arguments: a render is a process, and the chart does not change while tests run. */
+const renders = new Map<string, string>();
+
 /** Every object of the kind the template renders with the values, in the order it renders them. */
 export function renderedObjects(template: string, kind: string, setValues: readonly string[]): unknown[] {
   const args = [
@@ -55,9 +58,17 @@ export function renderedObjects(template: string, kind: string, setValues: reado
     'keystore.existingSecret=sfd-keys',
   ];
   for (const value of setValues) args.push('--set', value);
-  const result = runTool(kubeTool('helm'), [...args, '--show-only', template]);
-  if (result.code !== 0) throw new Error(result.stderr);
-  return parseAllDocuments(result.stdout)
+  args.push('--show-only', template);
+  const key = JSON.stringify(args);
+  let stdout = renders.get(key);
+  if (stdout === undefined) {
+    const result = runTool(kubeTool('helm'), args);
+    if (result.code !== 0) throw new Error(result.stderr);
+    stdout = result.stdout;
+    renders.set(key, stdout);
+  }
+  // Parsed on every call: each caller gets objects of its own to change.
+  return parseAllDocuments(stdout)
     .map((d) => d.toJS() as { kind: string } | null)
     .filter((o) => o?.kind === kind);
 }
