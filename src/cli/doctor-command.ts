@@ -4,7 +4,8 @@ import type { CommandSettings } from '../command/command-settings.js';
 import { runDoctor } from '../doctor/run-doctor.js';
 import type { ServeDeps } from '../command/cli-io.js';
 import { SETTINGS } from '../config/settings.js';
-import { formatObject, outputFormatOf } from '../command/output-format.js';
+import { formatObject } from '../command/format-object.js';
+import { outputFormatOf } from '../command/output-format.js';
 import { SERVE_CONFIG_PARTS } from './serve-config-parts.js';
 
 export async function doctorCommand(

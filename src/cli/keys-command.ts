@@ -13,7 +13,8 @@ import { currentKey } from '../keys/select-key.js';
 import type { CliIo } from '../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
-import { formatObject, outputFormatOf, type OutputFormat } from '../command/output-format.js';
+import { formatObject } from '../command/format-object.js';
+import { outputFormatOf, type OutputFormat } from '../command/output-format.js';
 
 const DAY_MS = 86_400_000;
 const USAGE =

@@ -9,7 +9,8 @@ import type { HeaderField } from '../signing/types.js';
 import type { CliIo } from '../command/cli-io.js';
 import { queryReplacesBody } from '../signing/signing-target.js';
 import { readerOf, type CommandSettings } from '../command/command-settings.js';
-import { formatObject, outputFormatOf } from '../command/output-format.js';
+import { formatObject } from '../command/format-object.js';
+import { outputFormatOf } from '../command/output-format.js';
 
 type SignOptionValues = Readonly<Record<string, string | boolean | string[] | undefined>>;
 

@@ -2,7 +2,6 @@
 // shape docs/command-line.md describes, on stdout, with the exit code the text output has. `--json`
 // stays the same as `-o json`.
 import { ConfigError } from '../config/config-error.js';
-import { toYaml } from '../text/yaml.js';
 
 export const OUTPUT_FORMATS = ['json', 'yaml'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -17,9 +16,4 @@ export function outputFormatOf(options: Readonly<Record<string, unknown>>): Outp
     return asked as OutputFormat;
   }
   throw new ConfigError([`-o ${JSON.stringify(asked)}: must be ${OUTPUT_FORMATS.join(' or ')}`]);
-}
-
-/** The value as one document in the format. */
-export function formatObject(value: unknown, format: OutputFormat): string {
-  return format === 'json' ? `${JSON.stringify(value, null, 2)}\n` : toYaml(value);
 }

@@ -33,6 +33,9 @@ function completeHeaders(target: URL, options: SendOptions): OutgoingHttpHeaders
   return headers;
 }
 
+/** Longer than any wait a test provokes on purpose (the longest is a few seconds of a timeout setting). */
+const SEND_TIMEOUT_MS = 120_000;
+
 export function send(url: string, options: SendOptions = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const target = new URL(url);
@@ -64,6 +67,11 @@ export function send(url: string, options: SendOptions = {}): Promise<Answer> {
       },
     );
     request.on('error', reject);
+    // A test waits for an answer, never forever: a server that stays silent fails the test that asked,
+    // naming the address, where an unbounded wait would hang the whole run.
+    request.setTimeout(SEND_TIMEOUT_MS, () =>
+      request.destroy(new Error(`no answer from ${url} within ${SEND_TIMEOUT_MS / 1000} s`)),
+    );
     request.end(options.body);
   });
 }

@@ -9,7 +9,8 @@ import { podTemplatePath, type KubeObject } from '../manifests/pod-templates.js'
 import { readJsonStream } from '../manifests/json-stream.js';
 import { nothingToRead } from '../../command/nothing-to-read.js';
 import { readCommandInput } from '../../command/read-input.js';
-import { formatObject, outputFormatOf } from '../../command/output-format.js';
+import { formatObject } from '../../command/format-object.js';
+import { outputFormatOf } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { isDnsLabel } from '../../config/parsers.js';
 import { ConfigError } from '../../config/config-error.js';

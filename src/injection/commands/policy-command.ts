@@ -5,7 +5,8 @@
 // the lines left out are counted on stderr by why. From metric series only named operations can be told,
 // and calls of any other operation are warned about: only request log lines carry their paths.
 import { readCommandInput } from '../../command/read-input.js';
-import { formatObject, outputFormatOf, type OutputFormat } from '../../command/output-format.js';
+import { formatObject } from '../../command/format-object.js';
+import { outputFormatOf, type OutputFormat } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { describeOperationItem } from '../../operations/operation-rules.js';
 import { callsFromLogLines, callsFromSeries, LEFT_OUT_LINES, type ReadCalls } from '../../operations/seen-calls.js';
