@@ -21,7 +21,7 @@ import type { RunningService, ServeDeps } from '../command/cli-io.js';
 import type { CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
 import { SERVE_CONFIG_PARTS } from './serve-config-parts.js';
-import { ignoredSettingNames, type IgnoredSettingName } from '../config/ignored-setting-names.js';
+import { unknownSettingNames, type UnknownSettingName } from '../config/unknown-settings.js';
 import { SETTING_NAMES } from '../settings/all-settings.js';
 import { wrapWords } from '../text/wrap-words.js';
 
@@ -52,11 +52,7 @@ export async function serveCommand(settings: CommandSettings, deps: ServeDeps): 
     const sidecar = await startSidecar(sidecarOptionsOf(config, { ring, logger, metrics, deps, emulator }));
     if (emulator)
       deps.stderr(
-        demoBanner(
-          emulator.url,
-          formatAddress(sidecar.proxyAddress),
-          ignoredSettingNames(settings.values, SETTING_NAMES),
-        ),
+        demoBanner(emulator.url, formatAddress(sidecar.proxyAddress), unknownSettingNames(settings, SETTING_NAMES)),
       );
     const relay = await startRelay(config, { logger, metrics, deps }).catch(async (error: unknown) => {
       await sidecar.close(0);
@@ -203,7 +199,7 @@ function demoUpstream(emulator: RunningEmulator) {
  * What the demo is, said first; when the only settings given are names that are no setting (a typo of
  * SFD_UPSTREAM_URL), that nothing is configured because of them, and what each most likely means.
  */
-function demoBanner(emulatorUrl: string, signing: string, ignored: readonly IgnoredSettingName[]): string {
+function demoBanner(emulatorUrl: string, signing: string, ignored: readonly UnknownSettingName[]): string {
   const named = ignored.map(({ name, nearest }) => (nearest ? `${name} (did you mean ${nearest}?)` : name));
   const one = named.length === 1;
   const why =

@@ -3,26 +3,45 @@
 // other tools may share the prefix. The variables the kubelet writes for a Service whose name starts
 // with `sfd-` are no one's mistake and are passed over. Also the dotenv file's lines that are not
 // NAME=value.
-import { didYouMean } from './nearest-name.js';
+import { nearestName } from './nearest-name.js';
 import { isServiceLink } from './service-links.js';
-import type { MergedSettings } from './setting-sources.js';
+import type { MergedSettings, SettingSource } from './setting-sources.js';
+
+export interface UnknownSettingName {
+  readonly name: string;
+  /** The setting it most likely means, or null when none is close. */
+  readonly nearest: string | null;
+  readonly source: SettingSource;
+}
+
+/**
+ * The SFD_* names given that are no setting (`known`: every setting's variable), each with the setting
+ * it most likely means: the warnings name them, and so does the demo banner when they are all that was
+ * given (a typo of SFD_UPSTREAM_URL starts the demo).
+ */
+export function unknownSettingNames(
+  merged: Pick<MergedSettings, 'values' | 'sources'>,
+  known: readonly string[],
+): UnknownSettingName[] {
+  const knownSet = new Set(known);
+  return Object.keys(merged.values).flatMap((name): UnknownSettingName[] => {
+    if (!name.startsWith('SFD_') || knownSet.has(name)) return [];
+    const source = merged.sources[name] ?? 'environment';
+    if (source === 'environment' && isServiceLink(name, String(merged.values[name] ?? ''))) return [];
+    return [{ name, nearest: nearestName(name, known), source }];
+  });
+}
 
 /**
  * Each SFD_* variable that is not a setting (`known`: every setting's variable), and each unread dotenv
  * line, as a sentence.
  */
 export function settingWarnings(merged: MergedSettings, known: readonly string[]): string[] {
-  const knownSet = new Set(known);
-  const warnings: string[] = [];
-  for (const name of Object.keys(merged.values)) {
-    if (!name.startsWith('SFD_') || knownSet.has(name)) continue;
-    const fromKubelet = (merged.sources[name] ?? 'environment') === 'environment';
-    if (fromKubelet && isServiceLink(name, String(merged.values[name] ?? ''))) continue;
-    warnings.push(
-      `${name} (from the ${merged.sources[name] ?? 'environment'}) is not a setting of sfd-sidecar and is ` +
-        `ignored${didYouMean(name, known)}`,
-    );
-  }
+  const warnings = unknownSettingNames(merged, known).map(
+    ({ name, nearest, source }) =>
+      `${name} (from the ${source}) is not a setting of sfd-sidecar and is ignored` +
+      (nearest ? `; did you mean ${nearest}?` : ''),
+  );
   if (merged.unreadDotenvLines.length > 0) {
     const lines = merged.unreadDotenvLines;
     warnings.push(

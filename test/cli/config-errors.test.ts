@@ -281,6 +281,22 @@ test('a misspelt name alone: the demo says nothing is configured and names the s
   for (const line of banner.split('\n')) t.true(line.length <= 100, line);
 });
 
+test("the kubelet's variables for a Service named sfd-... are no typo, in warnings or the demo banner", async (t) => {
+  // What the kubelet writes into every pod of a namespace holding a Service `sfd-gateway` on port 8443.
+  const serviceLinks = {
+    SFD_GATEWAY_SERVICE_HOST: '10.96.0.12',
+    SFD_GATEWAY_SERVICE_PORT: '8443',
+    SFD_GATEWAY_PORT: 'tcp://10.96.0.12:8443',
+    SFD_GATEWAY_PORT_8443_TCP: 'tcp://10.96.0.12:8443',
+    SFD_GATEWAY_PORT_8443_TCP_ADDR: '10.96.0.12',
+  };
+  const serve = await startCli(['serve'], /curl http:/, { env: { ...serviceLinks, ...LOOPBACK } });
+  t.teardown(() => serve.child.kill('SIGKILL'));
+  const said = serve.stderr().replace(/\s+/g, ' ');
+  t.true(said.includes('Demo mode: no SFD_UPSTREAM_URL, key or key store is configured'), said);
+  t.false(said.includes('SFD_GATEWAY'), said);
+});
+
 test('a missing key names both ways to give one: a key, or a key store', async (t) => {
   const serve = await runCli(['serve'], { env: { SFD_UPSTREAM_URL: 'https://gateway.example.com' } });
   t.is(serve.code, 2);
