@@ -36,6 +36,11 @@ export const defineSettings = <T extends Record<string, SettingDefinition>>(tabl
 /** The value type of a setting. */
 export type ValueType<D> = D extends SettingDefinition<infer T> ? T : never;
 
+/** The commands that read the signing sidecar's settings: `serve`, and `doctor`, which checks them. */
+export const SERVE_COMMANDS = ['serve', 'doctor'] as const;
+/** The commands that inject a sidecar, and so read what it is given. */
+export const INJECT_COMMANDS = ['inject', 'injector', 'check'] as const;
+
 /** Whether the command of that name reads the setting. */
 export const isReadBy = (setting: Pick<SettingDefinition, 'commands'>, command: string): boolean =>
   setting.commands === EVERY_COMMAND || setting.commands.includes(command);

@@ -20,7 +20,13 @@ import {
   type UpstreamTarget,
 } from './parsers.js';
 import { parseHeaderName, parseProfileList, parseProfileName } from './profile-parsers.js';
-import { EVERY_COMMAND, defineSettings, type SettingDefinition } from './setting-definition.js';
+import {
+  EVERY_COMMAND,
+  INJECT_COMMANDS,
+  SERVE_COMMANDS,
+  defineSettings,
+  type SettingDefinition,
+} from './setting-definition.js';
 import { integer, listen, MiB, oneOf, text } from './setting-kinds.js';
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
@@ -29,10 +35,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export const REQUEST_LOG_MODES = ['all', 'failed', 'off'] as const;
 export type RequestLogMode = (typeof REQUEST_LOG_MODES)[number];
 
-const SERVE = ['serve', 'doctor'] as const;
 const SIGNING_FORM = ['serve', 'doctor', 'sign', 'emulator'] as const;
 const KEYS = ['serve', 'doctor', 'sign', 'emulator', 'keys'] as const;
-const INJECT = ['inject', 'injector', 'check'] as const;
 const LISTENERS = ['serve', 'doctor', 'injector'] as const;
 
 /**
@@ -54,14 +58,14 @@ export const SIDECAR_SETTINGS = defineSettings({
     description: 'base URL of the gateway; required except in the demo and when every key store profile names its own',
     parse: parseUpstreamUrl,
     allowed: 'https://host[:port][/prefix] or http://...',
-    commands: [...SERVE, ...INJECT],
+    commands: [...SERVE_COMMANDS, ...INJECT_COMMANDS],
   } satisfies SettingDefinition<UpstreamTarget>,
   listen: {
     env: 'SFD_LISTEN',
     description: 'the signing listener; keep it on loopback: whoever reaches it signs with the key',
     ...listen,
     default: { host: '127.0.0.1', port: 8080 },
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<ListenAddress>,
   adminListen: {
     env: 'SFD_ADMIN_LISTEN',
@@ -104,7 +108,7 @@ export const SIDECAR_SETTINGS = defineSettings({
     parse: parseProfileName,
     allowed: 'letters, digits, dot, dash and underscore, at most 63',
     default: 'default',
-    commands: [...SERVE, 'keys', ...INJECT],
+    commands: [...SERVE_COMMANDS, 'keys', ...INJECT_COMMANDS],
   } satisfies SettingDefinition<string>,
   profileHeader: {
     env: 'SFD_PROFILE_HEADER',
@@ -112,14 +116,14 @@ export const SIDECAR_SETTINGS = defineSettings({
       'header a caller may use to pick a profile among SFD_ALLOWED_PROFILES; never forwarded; off when unset',
     parse: parseHeaderName,
     allowed: 'a header name the sidecar does not set itself',
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<string>,
   allowedProfiles: {
     env: 'SFD_ALLOWED_PROFILES',
     description: 'profiles a caller may pick with SFD_PROFILE_HEADER (required with it)',
     parse: parseProfileList,
     allowed: 'comma-separated profile names',
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<string[]>,
   operations: {
     env: 'SFD_OPERATIONS',
@@ -152,14 +156,14 @@ export const SIDECAR_SETTINGS = defineSettings({
     description: 'a key this close to its notAfter is logged (warn) once a day',
     ...integer(0, 3650),
     default: 7,
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<number>,
   signatureVersion: {
     env: 'SFD_SIGNATURE_VERSION',
     description: 'the signature scheme (docs/signing.md)',
     ...oneOf(SIGNATURE_VERSIONS),
     default: '2',
-    commands: [...SIGNING_FORM, ...INJECT],
+    commands: [...SIGNING_FORM, ...INJECT_COMMANDS],
   } satisfies SettingDefinition<SignatureVersion>,
   v2StringShape: {
     env: 'SFD_V2_STRING_SHAPE',
@@ -180,7 +184,7 @@ export const SIDECAR_SETTINGS = defineSettings({
     description: 'largest request body accepted (413 beyond)',
     ...integer(1, 1024 * MiB),
     default: MiB,
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<number>,
   upstreamTimeoutMs: {
     env: 'SFD_UPSTREAM_TIMEOUT_MS',
@@ -189,7 +193,7 @@ export const SIDECAR_SETTINGS = defineSettings({
       'was sent yet)',
     ...integer(1, 3_600_000),
     default: 30_000,
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<number>,
   upstreamCaFile: {
     env: 'SFD_UPSTREAM_CA_FILE',
@@ -197,7 +201,7 @@ export const SIDECAR_SETTINGS = defineSettings({
       'PEM bundle trusted besides the system roots for an HTTPS gateway (and an https:// egress proxy); ' +
       'verification is never off',
     ...text('a file path'),
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<string>,
   upstreamProxy: {
     env: 'SFD_UPSTREAM_PROXY',
@@ -209,7 +213,7 @@ export const SIDECAR_SETTINGS = defineSettings({
     allowed: 'http://[user:password@]host:port or https://...',
     defaultText: '$HTTPS_PROXY',
     secret: true,
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<string>,
   upstreamNoProxy: {
     env: 'SFD_UPSTREAM_NO_PROXY',
@@ -221,7 +225,7 @@ export const SIDECAR_SETTINGS = defineSettings({
       'comma-separated names (example.com with its subdomains, .example.com only them), addresses or CIDR ' +
       'blocks, each with an optional :port; or *',
     defaultText: '$NO_PROXY',
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<string>,
   upstreamMaxSockets: {
     env: 'SFD_UPSTREAM_MAX_SOCKETS',
@@ -230,7 +234,7 @@ export const SIDECAR_SETTINGS = defineSettings({
       'the gateway latency)',
     ...integer(1, 10_000),
     default: 256,
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<number>,
   upstreamRetries: {
     env: 'SFD_UPSTREAM_RETRIES',
@@ -240,7 +244,7 @@ export const SIDECAR_SETTINGS = defineSettings({
       'byte was written it is never sent again',
     ...integer(0, 10),
     default: 2,
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<number>,
   retryMethods: {
     env: 'SFD_RETRY_METHODS',
@@ -248,7 +252,7 @@ export const SIDECAR_SETTINGS = defineSettings({
     parse: parseMethods,
     allowed: 'comma-separated HTTP methods',
     default: ['GET', 'HEAD'],
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<string[]>,
   maxConnections: {
     env: 'SFD_MAX_CONNECTIONS',
@@ -274,7 +278,7 @@ export const SIDECAR_SETTINGS = defineSettings({
     description: 'requests handled at once; beyond it 503 Sidecar.Overloaded',
     ...integer(1, 1_000_000),
     default: 1024,
-    commands: SERVE,
+    commands: SERVE_COMMANDS,
   } satisfies SettingDefinition<number>,
   maxBufferedBodyBytes: {
     env: 'SFD_MAX_BUFFERED_BODY_BYTES',

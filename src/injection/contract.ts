@@ -31,6 +31,11 @@ export const INJECTED_LABEL = `${PREFIX}injected`;
 export const INJECTOR_LABEL = `${PREFIX}injector`;
 /** The namespace of the cluster's own components, which the webhook never judges. */
 export const SYSTEM_NAMESPACE = 'kube-system';
+/** The namespaces the webhook never sees: the cluster's own, and each injector's, which must not wait on itself. */
+export const namespacesPassedOver = (injectorNamespaces: readonly string[]): string[] => [
+  SYSTEM_NAMESPACE,
+  ...injectorNamespaces,
+];
 /** The label the API server gives every namespace, its name: what the webhook excludes namespaces by. */
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 

@@ -1,6 +1,6 @@
 // The injected sidecar's settings: the defaults of every pod `inject` and `injector` add a sidecar to, each
 // one a pod's annotation may override (options.ts).
-import { defineSettings, type SettingDefinition } from '../config/setting-definition.js';
+import { defineSettings, INJECT_COMMANDS, type SettingDefinition } from '../config/setting-definition.js';
 import { oneOf, quantity, text } from '../config/setting-kinds.js';
 import { fail, ok, parseInteger, parseObjectName, type Parsed } from '../config/parsers.js';
 import { IMAGE_REPOSITORY } from '../version.js';
@@ -23,15 +23,13 @@ export function parseSidecarUser(raw: string): Parsed<SidecarUser> {
   return parsed.ok ? parsed : { ok: false, allowed: 'a user id from 1 to 2147483647, or platform' };
 }
 
-const INJECT = ['inject', 'injector', 'check'] as const;
-
 export const INJECTED_SIDECAR_SETTINGS = defineSettings({
   image: {
     env: 'SFD_IMAGE',
     description: 'the sidecar image added to pods',
     ...text('an image reference'),
     defaultText: `${IMAGE_REPOSITORY}:VERSION (this build's version)`,
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   sidecarMinVersion: {
     env: 'SFD_SIDECAR_MIN_VERSION',
@@ -42,7 +40,7 @@ export const INJECTED_SIDECAR_SETTINGS = defineSettings({
       /^\d{1,9}\.\d{1,9}\.\d{1,9}$/.test(raw.trim()) ? ok(raw.trim()) : fail('X.Y.Z'),
     allowed: 'a version, X.Y.Z',
     defaultText: "VERSION (this build's version)",
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   keystoreSecret: {
     env: 'SFD_KEYSTORE_SECRET',
@@ -51,14 +49,14 @@ export const INJECTED_SIDECAR_SETTINGS = defineSettings({
       'annotation wins',
     parse: parseObjectName,
     allowed: 'a Secret name',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   keystoreSecretKey: {
     env: 'SFD_KEYSTORE_SECRET_KEY',
     description: 'the key of that Secret holding the key store file',
     ...text('a Secret key'),
     default: 'keystore.json',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   keystoreLayout: {
     env: 'SFD_KEYSTORE_LAYOUT',
@@ -68,7 +66,7 @@ export const INJECTED_SIDECAR_SETTINGS = defineSettings({
       'secrets inline; a pod mounts only the files of the profiles it uses, and one missing fails its mount)',
     ...oneOf(KEYSTORE_LAYOUTS),
     default: 'file',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<KeystoreLayout>,
   sidecarMode: {
     env: 'SFD_SIDECAR_MODE',
@@ -77,35 +75,35 @@ export const INJECTED_SIDECAR_SETTINGS = defineSettings({
       "with a postStart wait; a pod's sfd-sidecar.io/mode annotation wins",
     ...oneOf(INJECTION_MODES),
     default: 'native',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<InjectionMode>,
   imagePullPolicy: {
     env: 'SFD_IMAGE_PULL_POLICY',
     description: 'when the kubelet pulls the sidecar image: Always, IfNotPresent or Never',
     ...oneOf(IMAGE_PULL_POLICIES),
     default: 'IfNotPresent',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<ImagePullPolicy>,
   sidecarCpuRequest: {
     env: 'SFD_SIDECAR_CPU_REQUEST',
     description: "the sidecar's CPU request; a pod's sfd-sidecar.io/cpu-request annotation wins",
     ...quantity('a CPU quantity (50m, 0.1, 1)', 'cpu'),
     default: '50m',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   sidecarMemoryRequest: {
     env: 'SFD_SIDECAR_MEMORY_REQUEST',
     description: "the sidecar's memory request; a pod's sfd-sidecar.io/memory-request annotation wins",
     ...quantity('a memory quantity (96Mi, 128Mi, 1Gi)', 'memory'),
     default: '96Mi',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   sidecarCpuLimit: {
     env: 'SFD_SIDECAR_CPU_LIMIT',
     description: "the sidecar's CPU limit, none when empty; a pod's sfd-sidecar.io/cpu-limit annotation wins",
     ...quantity('a CPU quantity, or empty for none', 'cpu', true),
     default: '',
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   sidecarMemoryLimit: {
     env: 'SFD_SIDECAR_MEMORY_LIMIT',
@@ -114,7 +112,7 @@ export const INJECTED_SIDECAR_SETTINGS = defineSettings({
       'sfd-sidecar.io/memory-limit annotation wins',
     ...quantity(`a memory quantity of at least ${MIN_MEMORY_LIMIT}`, 'memory', false, MIN_MEMORY_LIMIT_BYTES),
     default: MIN_MEMORY_LIMIT,
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
   sidecarUser: {
     env: 'SFD_SIDECAR_USER',
@@ -124,6 +122,6 @@ export const INJECTED_SIDECAR_SETTINGS = defineSettings({
     parse: parseSidecarUser,
     allowed: 'a user id from 1 to 2147483647, or platform',
     default: 65532,
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<SidecarUser>,
 });

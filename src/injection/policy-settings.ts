@@ -1,8 +1,6 @@
 // The entitlement policy's setting: read by every command that decides an injection.
-import { defineSettings, type SettingDefinition } from '../config/setting-definition.js';
+import { defineSettings, INJECT_COMMANDS, type SettingDefinition } from '../config/setting-definition.js';
 import { text } from '../config/setting-kinds.js';
-
-const INJECT = ['inject', 'injector', 'check'] as const;
 
 export const POLICY_SETTINGS = defineSettings({
   policyFile: {
@@ -11,6 +9,6 @@ export const POLICY_SETTINGS = defineSettings({
       'the entitlement policy (YAML): which namespaces and service accounts may use which profiles; a pod ' +
       'outside it is refused; the injector re-reads it when it changes; without one, every profile may be used',
     ...text('a file path'),
-    commands: INJECT,
+    commands: INJECT_COMMANDS,
   } satisfies SettingDefinition<string>,
 });

@@ -4,6 +4,11 @@
 import type { IncomingMessage } from 'node:http';
 import type { SourceFilter } from './settings/cidr-list.js';
 import { SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
+import {
+  NOTIFICATION_FROM_HEADER,
+  NOTIFICATION_FROM_HEADER_OLD,
+  NOTIFICATION_FROM_VALUE,
+} from './notification-header.js';
 import { NOTIFY_SETTINGS } from './settings/notify-settings.js';
 
 export interface AdmissionRules {
@@ -25,7 +30,7 @@ export interface Refusal {
 
 /** The one method the relay takes (its 405s say so in `Allow`). */
 export const RELAY_METHODS = 'POST';
-const FROM_HEADERS = ['x-sfd-notification-from', 'x-notification-from'];
+const FROM_HEADERS = [NOTIFICATION_FROM_HEADER, NOTIFICATION_FROM_HEADER_OLD].map((name) => name.toLowerCase());
 const JSON_MEDIA_TYPE = /^application\/([a-z.+-]*\+)?json\s*(;|$)/i;
 
 /** The refusal of a notification whose head breaks a rule; null when it may come in. */
@@ -41,7 +46,7 @@ export function admissionRefusal(incoming: IncomingMessage, rules: AdmissionRule
     const spec = rules.tokenCheck ? SIDECAR_ERRORS.NotificationForbidden : SIDECAR_ERRORS.NotFound;
     return { spec, reason: 'wrong token or path' };
   }
-  if (incoming.method !== 'POST')
+  if (incoming.method !== RELAY_METHODS)
     return {
       spec: SIDECAR_ERRORS.MethodNotAllowed,
       reason: `method ${incoming.method ?? ''}`,
@@ -50,10 +55,14 @@ export function admissionRefusal(incoming: IncomingMessage, rules: AdmissionRule
   if (rules.sourceFilter && !rules.sourceFilter(incoming.socket.remoteAddress))
     return {
       spec: SIDECAR_ERRORS.NotificationForbidden,
-      reason: `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside ${NOTIFY_SETTINGS.notifyAllowedCidrs.env}`,
+      reason:
+        `source ${incoming.socket.remoteAddress ?? 'unknown'} is outside ` + NOTIFY_SETTINGS.notifyAllowedCidrs.env,
     };
-  if (rules.requireHeader && !FROM_HEADERS.some((name) => incoming.headers[name] === 'LLS'))
-    return { spec: SIDECAR_ERRORS.NotificationForbidden, reason: 'no X-SFD-Notification-From: LLS header' };
+  if (rules.requireHeader && !FROM_HEADERS.some((name) => incoming.headers[name] === NOTIFICATION_FROM_VALUE))
+    return {
+      spec: SIDECAR_ERRORS.NotificationForbidden,
+      reason: `no ${NOTIFICATION_FROM_HEADER}: ${NOTIFICATION_FROM_VALUE} header`,
+    };
   const contentType = incoming.headers['content-type'] ?? '';
   if (!JSON_MEDIA_TYPE.test(contentType))
     return { spec: SIDECAR_ERRORS.UnsupportedMediaType, reason: `content type ${contentType}` };

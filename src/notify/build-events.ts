@@ -69,7 +69,3 @@ export function streamStatusEvent(input: { streamId: string; status: string; now
     },
   };
 }
-
-/** The header the service sends with every callback. */
-export const NOTIFICATION_FROM_HEADER = 'X-SFD-Notification-From';
-export const NOTIFICATION_FROM_VALUE = 'LLS';

@@ -56,8 +56,8 @@ export function readNotifyConfig(r: SettingReader, maxHeaderBytes: number): Noti
   if (!r.isSet(NOTIFY_SETTINGS.notifyListen)) return null;
   if (!r.isSet(NOTIFY_SETTINGS.notifyForwardUrl))
     r.problems.push(
-      `${NOTIFY_SETTINGS.notifyForwardUrl.env}: required with ${NOTIFY_SETTINGS.notifyListen.env}, where the application ` +
-        `takes notifications`,
+      `${NOTIFY_SETTINGS.notifyForwardUrl.env}: required with ${NOTIFY_SETTINGS.notifyListen.env}, ` +
+        'where the application takes notifications',
     );
   if (config.deadLetterDir) {
     const smallestCap = smallestDeadLetterCap(config.maxBodyBytes, maxHeaderBytes);

@@ -3,7 +3,7 @@
 // fetch, which refuses some ports outright (the fetch standard's "bad ports").
 import http from 'node:http';
 import https from 'node:https';
-import { NOTIFICATION_FROM_HEADER, NOTIFICATION_FROM_VALUE } from './build-events.js';
+import { NOTIFICATION_FROM_HEADER, NOTIFICATION_FROM_VALUE } from './notification-header.js';
 
 export interface SendOutcome {
   readonly status: number | null;

@@ -1,7 +1,8 @@
 // Asks for a read when something changes in the given directories, a burst of events once, and on a
 // timer as a backstop: the kubelet updates a Secret or ConfigMap volume by swapping its `..data`
 // symlink, which a watch on the file itself stops seeing after the first swap. A watch that fails is
-// opened again at the next tick of the timer. Neither the watches nor the timers hold the process.
+// opened again at the next tick of the timer. Neither the watches nor the timers hold the process. An
+// input no directory holds (an API's objects) is read on the timer alone.
 import { watch, type FSWatcher } from 'node:fs';
 
 /** Why a read is asked for. */
@@ -64,4 +65,11 @@ export function watchDirectories(
     for (const watcher of watchers.values()) watcher?.close();
     watchers.clear();
   };
+}
+
+/** Asks for a read on a timer alone, for an input no directory holds (an API's objects); returns a stop function. */
+export function everyInterval(read: (cause: WatchCause) => void, intervalMs: number): () => void {
+  const timer = setInterval(() => read('timer'), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }

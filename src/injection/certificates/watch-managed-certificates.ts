@@ -2,6 +2,7 @@
 // A reconcile that fails keeps the pair in use; the API server still trusts it until it expires.
 import type { Logger } from '../../observability/logger.js';
 import { deadlineAfter, reportChanges, startLastGoodReload, StalledRead } from '../../reload/last-good-reload.js';
+import { everyInterval } from '../../reload/watch-directories.js';
 import type { ManagedCertificates } from './managed-certificates.js';
 import type { TlsPair } from './tls-pair.js';
 
@@ -26,11 +27,7 @@ export function watchManagedCertificates(
     parse: (result) => (result.ok ? { ok: true, value: result.pair } : { ok: false, failure: result.problem }),
     sameInput: (a, b) => a.ok && b.ok && a.pair.cert === b.pair.cert && a.pair.key === b.pair.key,
     failureOf: (error) => (error instanceof StalledRead ? `the reconcile ${error.message}` : String(error)),
-    triggers: (read) => {
-      const timer = setInterval(() => read('timer'), options.intervalMs);
-      timer.unref();
-      return () => clearInterval(timer);
-    },
+    triggers: (read) => everyInterval(read, options.intervalMs),
     deadline: deadlineAfter(options.stalledAfterMs),
     settled: reportChanges({
       loaded: (pair) => {

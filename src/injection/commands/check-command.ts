@@ -19,7 +19,7 @@ import { checkCluster, type CheckResult } from '../audit/cluster-checks.js';
 import { CHECKED_KINDS, objectsOf } from '../audit/cluster/cluster-input.js';
 import { explainPod } from '../audit/explain-pod.js';
 import { findInjectors } from '../audit/cluster/injector-install.js';
-import { asks, INJECT_LABEL } from '../contract.js';
+import { asks, INJECT_LABEL, namespacesPassedOver } from '../contract.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { readKubeYamlStream } from '../manifests/kube-yaml.js';
 import { podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-templates.js';
@@ -189,7 +189,7 @@ function explainCommand(
       );
     if (injectors.some((i) => i.policyInForce) && !policy)
       lines.push('  note: the injector has an entitlement policy; give it with --policy-file to judge entitlements');
-    if (injectors.some((i) => i.namespace === where) || where === 'kube-system')
+    if (namespacesPassedOver(injectors.map((i) => i.namespace)).includes(where))
       lines.push(`  note: the webhook never sees pods in ${where}`);
     io.stdout(lines.map((l) => `${l}\n`).join(''));
   }

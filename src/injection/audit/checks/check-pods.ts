@@ -1,6 +1,6 @@
 // The pods: those that asked for the sidecar and run without it (created while no injector answered,
 // under failurePolicy Ignore), and those whose sidecar is not the image the injector adds now.
-import { asks, declines, INJECT_LABEL } from '../../contract.js';
+import { asks, declines, INJECT_LABEL, namespacesPassedOver } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import { describeObject, type KubeObject } from '../../manifests/pod-templates.js';
 import { metadataOf, textOf, type ClusterInput } from '../cluster/cluster-input.js';
@@ -20,7 +20,7 @@ export function checkPods(cluster: ClusterInput, injectors: readonly InjectorIns
   const missing = notChecked(WITHOUT, ['Namespace', 'Pod'], cluster.kinds);
   if (missing.length > 0) return missing;
   const injector = injectors[0];
-  const excluded = new Set(['kube-system', ...injectors.map((i) => i.namespace)]);
+  const excluded = new Set(namespacesPassedOver(injectors.map((i) => i.namespace)));
   const asking = new Set(
     cluster.namespaces.filter((n) => asks(labelsOf(n)[INJECT_LABEL])).map((n) => String(n.metadata?.name)),
   );

@@ -8,7 +8,7 @@ import {
   INJECT_LABEL,
   INJECTOR_LABEL,
   NAMESPACE_NAME_LABEL,
-  SYSTEM_NAMESPACE,
+  namespacesPassedOver,
 } from '../../contract.js';
 import { isRecord } from '../../../text/is-record.js';
 import type { KubeObject } from '../../manifests/pod-templates.js';
@@ -99,7 +99,7 @@ function selectorProblems(webhook: Json, namespace: string): string[] {
   if (namespacesIn?.length) problems.push(`${name} passes over namespaces labelled ${label(namespacesIn)}`);
   if (namespacesNotIn?.length)
     problems.push(`${name} does not leave namespaces labelled ${label(namespacesNotIn)} to the namespace webhook`);
-  for (const excluded of [SYSTEM_NAMESPACE, namespace])
+  for (const excluded of namespacesPassedOver([namespace]))
     if (!has(namespaces, NAMESPACE_NAME_LABEL, 'NotIn', excluded))
       problems.push(`${name} does not exclude the namespace ${excluded}`);
   const objects = expressions(webhook.objectSelector);
