@@ -89,6 +89,7 @@ export function rawExchangeEnding(
   port: number,
   payload: string | Buffer,
   idleMs: number,
+  complete?: (raw: string) => boolean,
 ): Promise<{ raw: string; endedBy: 'server' | 'client' }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
@@ -98,12 +99,29 @@ export function rawExchangeEnding(
       resolve({ raw: Buffer.concat(chunks).toString('latin1'), endedBy });
     };
     socket.setTimeout(idleMs, () => finish('client'));
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      if (complete?.(Buffer.concat(chunks).toString('latin1'))) finish('client');
+    });
     socket.on('end', () => finish('server'));
     socket.on('close', () => finish('server'));
     socket.on('error', (error) => (chunks.length > 0 ? finish('server') : reject(error)));
     socket.write(payload);
   });
+}
+
+/**
+ * Whether a raw exchange holds one whole response (its head, and its body as Content-Length or the last
+ * chunk frames it): a server that keeps the connection open has answered, however long it took.
+ */
+export function oneWholeResponse(raw: string): boolean {
+  const headEnd = raw.indexOf('\r\n\r\n');
+  if (headEnd < 0) return false;
+  const head = raw.slice(0, headEnd);
+  const body = raw.slice(headEnd + 4);
+  const length = /\r\ncontent-length:\s*(\d+)/i.exec(head);
+  if (length) return body.length >= Number(length[1]);
+  return /\r\ntransfer-encoding:\s*chunked/i.test(head) ? body.includes('0\r\n\r\n') : false;
 }
 
 /** The status code of the first response in a raw exchange. */

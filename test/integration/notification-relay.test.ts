@@ -13,7 +13,14 @@ import { createMetrics, type Metrics } from '../../src/observability/metrics.js'
 import { parseExposition, valueOf } from '../helpers/exposition.js';
 import { eventually } from '../helpers/time.js';
 import { okResponse, onRequestHead, startFaultyUpstream } from '../helpers/faulty-upstream.js';
-import { rawExchange, send, sendExpectingContinue, statusOf } from '../helpers/http.js';
+import {
+  oneWholeResponse,
+  rawExchange,
+  rawExchangeEnding,
+  send,
+  sendExpectingContinue,
+  statusOf,
+} from '../helpers/http.js';
 import { captureLogs } from '../helpers/log-capture.js';
 import { relayConfig } from '../helpers/relay-config.js';
 import { startTestApp, type TestApp } from '../helpers/test-app.js';
@@ -459,13 +466,13 @@ test(
 
 test('SFD_NOTIFY_TIMEOUT_MS bounds every delivery, also those waiting for a connection to a hung app', async (t) => {
   const app = await startTestApp(t);
-  const { url } = await relayFor(t, app, { timeoutMs: 1000 });
-  app.behaviour = { status: 200, delayMs: 10_000 };
+  const { url } = await relayFor(t, app, { timeoutMs: 3000 });
+  app.behaviour = { status: 200, delayMs: 20_000 };
   const started = Date.now();
   const answers = await Promise.all(
     // 40 deliveries through the relay's 16 connections to the app: waves of 16, 16 and 8. A timeout that
-    // started only once a connection was free would answer the last wave after 3000 ms or more (timers
-    // are never early), so 2900 tells the two apart with nearly two seconds to spare on a busy machine.
+    // started only once a connection was free would answer the last wave after 9000 ms or more (timers
+    // are never early), so 8500 tells the two apart with five seconds to spare on a busy machine.
     Array.from({ length: 40 }, async () => {
       const answer = await send(url, { method: 'POST', headers: lls, body: JSON.stringify(event()) });
       return { status: answer.status, ms: Date.now() - started };
@@ -473,7 +480,7 @@ test('SFD_NOTIFY_TIMEOUT_MS bounds every delivery, also those waiting for a conn
   );
   t.deepEqual(new Set(answers.map((a) => a.status)), new Set([503]));
   const slowest = Math.max(...answers.map((a) => a.ms));
-  t.true(slowest < 2900, `the slowest answer took ${slowest} ms (a timeout per connection: 3000 or more)`);
+  t.true(slowest < 8500, `the slowest answer took ${slowest} ms (a timeout per connection: 9000 or more)`);
 });
 
 test('a repeated id is acknowledged without a second delivery, also when the repeats arrive together', async (t) => {
@@ -515,7 +522,13 @@ test(
       'X-Kept: kept',
       `Content-Length: ${Buffer.byteLength(body)}`,
     ].join('\r\n');
-    const raw = await rawExchange(Number(new URL(url).port), `${head}\r\n\r\n${body}`, 1000);
+    // The relay keeps the connection open: the exchange ends with the whole answer, or 30 s without one.
+    const { raw } = await rawExchangeEnding(
+      Number(new URL(url).port),
+      `${head}\r\n\r\n${body}`,
+      30_000,
+      oneWholeResponse,
+    );
     t.is(statusOf(raw), 200, raw);
     t.is(app.received.length, 1);
     const headers = app.received[0]!.headers;
