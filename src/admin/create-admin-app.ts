@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import { SIDECAR_ERRORS, type SidecarErrorSpec } from '../errors.js';
 import type { Logger } from '../observability/logger.js';
 import { errorAnswer, errorResponse } from '../http/error-answer.js';
+import { ADMIN_PATHS } from '../config/admin-paths.js';
 
 export interface Readiness {
   readonly ready: boolean;
@@ -19,19 +20,19 @@ export interface AdminAppDeps {
   readonly logger: Logger;
 }
 
-const PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+const PATHS = new Set<string>(Object.values(ADMIN_PATHS));
 /** What every admin path answers (hono answers HEAD with the GET route). */
 export const ADMIN_METHODS = 'GET, HEAD';
 
 export function createAdminApp(deps: AdminAppDeps): Hono {
   const app = new Hono();
-  app.get('/healthz', (c) => c.json({ status: 'ok' }));
-  app.get('/metrics', async (c) => {
+  app.get(ADMIN_PATHS.health, (c) => c.json({ status: 'ok' }));
+  app.get(ADMIN_PATHS.metrics, async (c) => {
     const { body, contentType } = await deps.metrics(c.req.header('accept'));
     // The format depends on Accept: a cache between scraper and sidecar must not hand one to the other.
     return c.body(body, 200, { 'Content-Type': contentType, Vary: 'Accept' });
   });
-  app.get('/readyz', (c) => {
+  app.get(ADMIN_PATHS.ready, (c) => {
     const { ready, reasons, keystore } = deps.readiness();
     const details = keystore ? { keystore } : {};
     return ready ? c.json({ status: 'ready', ...details }) : c.json({ status: 'not ready', reasons, ...details }, 503);

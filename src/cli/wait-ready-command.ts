@@ -10,6 +10,7 @@ import { formatHostPort } from '../server/listen.js';
 import type { CliIo } from '../command/cli-io.js';
 import { readerOf, type CommandSettings } from '../command/command-settings.js';
 import { SETTINGS } from '../config/settings.js';
+import { ADMIN_PATHS } from '../config/admin-paths.js';
 
 type Options = Readonly<Record<string, string | boolean | string[] | undefined>>;
 
@@ -43,7 +44,7 @@ export async function waitReadyCommand(settings: CommandSettings, options: Optio
 /** The admin listener as seen from inside the pod: every address, or a wildcard one, is reached on loopback. */
 function readyzUrl({ host, port }: ListenAddress): string {
   const reachable = host === '' || host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${formatHostPort(reachable, port)}/readyz`;
+  return `http://${formatHostPort(reachable, port)}${ADMIN_PATHS.ready}`;
 }
 
 type Look = { readonly ready: true } | { readonly ready: false; readonly why: string };

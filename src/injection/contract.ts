@@ -5,6 +5,7 @@
 import { SETTINGS } from '../config/settings.js';
 import type { Volume, VolumeMount } from './pod.js';
 import { SERVE_SETTINGS } from './serve-settings.js';
+import { ADMIN_PATHS } from '../config/admin-paths.js';
 
 export const PREFIX = 'sfd-sidecar.io/';
 
@@ -109,7 +110,7 @@ export const INJECTED_STATUS = 'injected';
 
 /** Where Prometheus finds the sidecar when the pod names no scrape target of its own. */
 export const PROMETHEUS_ANNOTATIONS = ['prometheus.io/scrape', 'prometheus.io/port', 'prometheus.io/path'] as const;
-export const METRICS_PATH = '/metrics';
+export const METRICS_PATH = ADMIN_PATHS.metrics;
 
 export const SIDECAR_NAME = 'sfd-sidecar';
 /** The environment variable application containers find the sidecar by. */

@@ -25,6 +25,7 @@ import { podProfiles, type PodOptions } from '../options.js';
 import type { Container, EnvVar, Volume } from '../pod.js';
 import { sidecarResources } from '../sidecar-resources.js';
 import { settingsFromObjects } from './settings-from-objects.js';
+import { ADMIN_PATHS } from '../../config/admin-paths.js';
 
 export function sidecarContainer(options: PodOptions, ports: ChosenPorts, narrowing: Narrowing): Container {
   const env: EnvVar[] = [
@@ -64,12 +65,12 @@ export function sidecarContainer(options: PodOptions, ports: ChosenPorts, narrow
     env: [...fromObjects, ...env],
     ports: [{ name: ADMIN_PORT_NAME, containerPort: ports.admin, protocol: 'TCP' }],
     startupProbe: {
-      ...probe('/readyz'),
+      ...probe(ADMIN_PATHS.ready),
       periodSeconds: STARTUP_PERIOD_SECONDS,
       failureThreshold: STARTUP_FAILURE_THRESHOLD,
     },
-    readinessProbe: { ...probe('/readyz'), periodSeconds: 5 },
-    livenessProbe: { ...probe('/healthz'), periodSeconds: 10, failureThreshold: 3 },
+    readinessProbe: { ...probe(ADMIN_PATHS.ready), periodSeconds: 5 },
+    livenessProbe: { ...probe(ADMIN_PATHS.health), periodSeconds: 10, failureThreshold: 3 },
     // Classic: the kubelet starts the next container (the application) once this hook has returned.
     ...(options.mode === 'classic' ? { lifecycle: { postStart: { exec: { command: [...WAIT_READY_COMMAND] } } } } : {}),
     volumeMounts: SIDECAR_MOUNTS.map((mount) => ({ ...mount })),
