@@ -33,8 +33,10 @@ export function nearestName(name: string, known: readonly string[]): string | nu
   return best !== null && bestDistance <= Math.max(2, Math.floor(name.length / 3)) ? best : null;
 }
 
-/** ` (did you mean X?)` or nothing. */
+/** `; did you mean X?` or nothing. */
 export function didYouMean(name: string, known: readonly string[]): string {
-  const nearest = nearestName(name, known);
-  return nearest ? `; did you mean ${nearest}?` : '';
+  return suggesting(nearestName(name, known));
 }
+
+/** The same for a nearest name already found. */
+export const suggesting = (nearest: string | null): string => (nearest ? `; did you mean ${nearest}?` : '');

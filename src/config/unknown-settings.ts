@@ -3,7 +3,7 @@
 // other tools may share the prefix. The variables the kubelet writes for a Service whose name starts
 // with `sfd-` are no one's mistake and are passed over. Also the dotenv file's lines that are not
 // NAME=value.
-import { nearestName } from './nearest-name.js';
+import { nearestName, suggesting } from './nearest-name.js';
 import { isServiceLink } from './service-links.js';
 import type { MergedSettings, SettingSource } from './setting-sources.js';
 
@@ -39,8 +39,7 @@ export function unknownSettingNames(
 export function settingWarnings(merged: MergedSettings, known: readonly string[]): string[] {
   const warnings = unknownSettingNames(merged, known).map(
     ({ name, nearest, source }) =>
-      `${name} (from the ${source}) is not a setting of sfd-sidecar and is ignored` +
-      (nearest ? `; did you mean ${nearest}?` : ''),
+      `${name} (from the ${source}) is not a setting of sfd-sidecar and is ignored${suggesting(nearest)}`,
   );
   if (merged.unreadDotenvLines.length > 0) {
     const lines = merged.unreadDotenvLines;

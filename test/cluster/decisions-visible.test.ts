@@ -8,6 +8,7 @@ import test from 'ava';
 import { policyDenial } from '../helpers/cluster/denials.js';
 import { installChart, type InstalledChart } from '../helpers/cluster/installed-chart.js';
 import { clusterTarget, freshNamespace, getJson, kubectl, watchUntil, type Ran } from '../helpers/cluster/kube.js';
+import { deploymentOf } from '../helpers/cluster/workloads.js';
 
 interface Pod {
   metadata: { name: string; annotations?: Record<string, string> };
@@ -40,17 +41,6 @@ const podOf = (name: string, spec: object, labels: Record<string, string> = {}) 
   kind: 'Pod',
   metadata: { name, labels: { app: name, ...labels } },
   spec,
-});
-
-const deploymentOf = (name: string, spec: object, labels: Record<string, string> = {}) => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name },
-  spec: {
-    replicas: 1,
-    selector: { matchLabels: { app: name } },
-    template: { metadata: { labels: { app: name, ...labels } }, spec },
-  },
 });
 
 const app = { containers: [{ name: 'web', image: 'example/web:1' }] };

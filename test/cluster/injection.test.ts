@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { runCli } from '../helpers/cli-process.js';
 import { installChart, type InstalledChart } from '../helpers/cluster/installed-chart.js';
 import { clusterTarget, freshNamespace, getJson, kubectl, watchUntil } from '../helpers/cluster/kube.js';
+import { deploymentOf } from '../helpers/cluster/workloads.js';
 import type { Container, PodTemplate } from '../../src/injection/pod.js';
 
 type Pod = PodTemplate & { metadata: { name: string; annotations?: Record<string, string> } };
@@ -106,19 +107,9 @@ test("the webhook's warnings reach kubectl for a Pod it creates", async (t) => {
 if (clusterTarget().controllers) {
   test("a Deployment's pods get the sidecar; a refused pod's reason is on its ReplicaSet's events", async (t) => {
     const namespace = await freshNamespace('sfd-deployment', { 'sfd-sidecar.io/inject': 'enabled' });
-    const deployment = (name: string, spec: object, labels: Record<string, string> = {}) => ({
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: { app: name } },
-        template: { metadata: { labels: { app: name, ...labels } }, spec },
-      },
-    });
     const created = await create(
       namespace,
-      deployment('web', { containers: [{ name: 'web', image: 'example/web:1' }] }),
+      deploymentOf('web', { containers: [{ name: 'web', image: 'example/web:1' }] }),
     );
     t.is(created.code, 0, created.stderr);
     t.notRegex(created.stderr, /Warning: sfd-sidecar/, "kubectl sees the Deployment's admission only");
@@ -132,7 +123,7 @@ if (clusterTarget().controllers) {
 
     // Asked by its own label, a pod the sidecar cannot serve is refused (its namespace alone would
     // leave it without the sidecar, with a warning).
-    const refused = deployment(
+    const refused = deploymentOf(
       'on-host',
       { hostNetwork: true, containers: [{ name: 'web', image: 'example/web:1' }] },
       { 'sfd-sidecar.io/inject': 'true' },

@@ -5,19 +5,17 @@
 // connections from loopback addresses on port 0; the bound's clock is the test's, so "silent for a
 // second" needs no waiting.
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import net from 'node:net';
 import test, { type ExecutionContext } from 'ava';
-import { limitConnections, type ShedReason } from '../../src/server/connection-limit.js';
+import type { ShedReason } from '../../src/server/connection-limit.js';
+import { listenBounded, type BoundedListener } from '../helpers/bounded-listener.js';
 import { eventually } from '../helpers/time.js';
 
-interface Listener {
-  readonly port: number;
+interface Listener extends BoundedListener {
   /** Each connection closed or refused to make room: why, and whose. */
   readonly shed: string[];
-  readonly open: () => number;
   /** Requests for /hold in hand. */
   readonly holding: () => number;
-  readonly advanceClock: (ms: number) => void;
 }
 
 async function listener(t: ExecutionContext, maxConnections: number): Promise<Listener> {
@@ -27,27 +25,15 @@ async function listener(t: ExecutionContext, maxConnections: number): Promise<Li
     if (request.url === '/hold') holding += 1;
     else response.end('ok');
   });
-  let clock = 0;
   const shed: string[] = [];
-  let readOpen = (): number => Number.NaN;
-  limitConnections(server, {
+  const bounded = await listenBounded(t, server, {
     maxConnections,
     onShed: (reason: ShedReason, caller) => shed.push(`${reason} ${caller.address}`),
-    observeOpen: (read) => (readOpen = read),
-    refuse: (socket) => socket.destroy(),
-    now: () => clock,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    server.closeAllConnections();
-    server.close();
   });
   return {
-    port: (server.address() as AddressInfo).port,
+    ...bounded,
     shed,
-    open: () => readOpen(),
     holding: () => holding,
-    advanceClock: (ms) => (clock += ms),
   };
 }
 

@@ -5,21 +5,19 @@
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import tls from 'node:tls';
 import test, { type ExecutionContext } from 'ava';
-import { limitConnections, type ShedReason } from '../../src/server/connection-limit.js';
+import type { ShedReason } from '../../src/server/connection-limit.js';
+import { listenBounded, type BoundedListener } from '../helpers/bounded-listener.js';
 import { eventually } from '../helpers/time.js';
 import { selfSignedCertificate } from '../helpers/tls-server.js';
 
-interface TlsListener {
-  readonly port: number;
+interface TlsListener extends BoundedListener {
   readonly ca: Buffer;
   /** Answers to `/hold` requests, kept open until the test ends them. */
   readonly held: ServerResponse[];
   readonly shed: ShedReason[];
-  readonly open: () => number;
-  readonly advanceClock: (ms: number) => void;
 }
 
 async function tlsListener(t: ExecutionContext, maxConnections: number): Promise<TlsListener> {
@@ -29,28 +27,13 @@ async function tlsListener(t: ExecutionContext, maxConnections: number): Promise
     if (req.url === '/hold') held.push(res);
     else res.end('ok');
   });
-  let clock = 0;
   const shed: ShedReason[] = [];
-  let readOpen = (): number => Number.NaN;
-  limitConnections(server, {
-    maxConnections,
-    onShed: (reason) => shed.push(reason),
-    observeOpen: (read) => (readOpen = read),
-    refuse: (socket) => socket.destroy(),
-    now: () => clock,
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    server.closeAllConnections();
-    server.close();
-  });
+  const bounded = await listenBounded(t, server, { maxConnections, onShed: (reason) => shed.push(reason) });
   return {
-    port: (server.address() as AddressInfo).port,
+    ...bounded,
     ca: readFileSync(certFile),
     held,
     shed,
-    open: () => readOpen(),
-    advanceClock: (ms) => (clock += ms),
   };
 }
 

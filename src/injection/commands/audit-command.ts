@@ -8,19 +8,17 @@ import type { WantedSidecar } from '../audit/cluster/running-sidecar.js';
 import { podTemplatePath, type KubeObject } from '../manifests/pod-templates.js';
 import { readJsonStream } from '../manifests/json-stream.js';
 import { nothingToRead } from '../../command/nothing-to-read.js';
-import { readCommandInput } from '../../command/read-input.js';
 import { formatObject } from '../../command/format-object.js';
 import { outputFormatOf } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
 import { isDnsLabel } from '../../config/parsers.js';
 import { ConfigError } from '../../config/config-error.js';
 import { readClusterForAudit } from '../audit/kube/read-cluster.js';
-import { CLUSTER_OPTIONS, clusterOptionsBesideFile, readFromCluster } from './cluster-source.js';
+import { CLUSTER_OPTIONS, readFileInput, readFromCluster } from './cluster-source.js';
 
 const USAGE =
   'usage: sfd-sidecar audit [--version V | --image REF] [-o json|yaml] ' +
   '[-n NS] [--context NAME] [--kubeconfig FILE] [FILE|-]   (kubectl get namespaces,pods -A -o json)';
-const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function auditCommand(
   positionals: readonly string[],
@@ -57,12 +55,7 @@ async function readInput(
   options: Readonly<Record<string, unknown>>,
   io: CliIo,
 ): Promise<readonly unknown[] | null> {
-  const beside = clusterOptionsBesideFile('audit', options, [...CLUSTER_OPTIONS, 'namespace']);
-  if (beside !== null) {
-    io.stderr(beside);
-    return null;
-  }
-  const text = await readCommandInput(io, 'audit', source, MAX_INPUT_BYTES);
+  const text = await readFileInput('audit', source, options, [...CLUSTER_OPTIONS, 'namespace'], io);
   if (text === null) return null;
   const stream = readJsonStream(text);
   if (!stream.ok) {

@@ -10,7 +10,6 @@
 import { ConfigError } from '../../config/config-error.js';
 import { isDnsLabel } from '../../config/parsers.js';
 import { nothingToRead } from '../../command/nothing-to-read.js';
-import { readCommandInput } from '../../command/read-input.js';
 import { formatObject } from '../../command/format-object.js';
 import { outputFormatOf, type OutputFormat } from '../../command/output-format.js';
 import type { CliIo } from '../../command/cli-io.js';
@@ -26,7 +25,7 @@ import { podTemplatePath, valueAt, type KubeObject } from '../manifests/pod-temp
 import { annotationOf, readInjectionOptions } from '../options.js';
 import { readPolicyFile } from './policy-file.js';
 import { readClusterForCheck, readClusterForPod } from '../audit/kube/read-cluster.js';
-import { CLUSTER_OPTIONS, clusterOptionsBesideFile, readFromCluster } from './cluster-source.js';
+import { CLUSTER_OPTIONS, readFileInput, readFromCluster } from './cluster-source.js';
 import { INJECTED_SIDECAR_SETTINGS } from '../injected-sidecar-settings.js';
 
 const USAGE =
@@ -37,7 +36,6 @@ const CLUSTER = 'the cluster';
 const CLUSTER_GET =
   'kubectl get namespaces,pods,deployments,secrets,mutatingwebhookconfigurations,validatingadmissionpolicies,' +
   'validatingadmissionpolicybindings -A -o json';
-const MAX_INPUT_BYTES = 256 * 1024 * 1024;
 
 export async function checkCommand(
   positionals: readonly string[],
@@ -71,12 +69,7 @@ export async function checkCommand(
 
 /** The documents of FILE or `-`, or null once why they cannot be read is on stderr. */
 async function readInput(source: string, options: Readonly<Record<string, unknown>>, io: CliIo) {
-  const beside = clusterOptionsBesideFile('check', options, CLUSTER_OPTIONS);
-  if (beside !== null) {
-    io.stderr(beside);
-    return null;
-  }
-  const text = await readCommandInput(io, 'check', source, MAX_INPUT_BYTES);
+  const text = await readFileInput('check', source, options, CLUSTER_OPTIONS, io);
   if (text === null) return null;
   const values = readValues(text);
   if (values === null)
